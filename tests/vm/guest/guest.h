@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Helpers for the statically linked programs that run inside QEMU guests:
+ * the guard that keeps them from ever loading BPF into a host kernel, and
+ * the "ok/FAIL" reporting with its closing line.
+ */
+#ifndef MKF_GUEST_H
+#define MKF_GUEST_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/*
+ * Exit with status 2 unless this is a magic-kfunc test guest: the kernel
+ * command line carries mkf.guest=1 (only tests/vm/vm-run sets it) and the
+ * root file system is the initramfs.
+ */
+void guest_require(const char *prog);
+
+/* Record one case. */
+void guest_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void guest_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void guest_check(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "N passed, N failed" and return the exit status to use. */
+int guest_done(void);
+
+/* Route libbpf's warnings to stderr, dropping debug chatter unless asked. */
+void guest_libbpf_logs(bool verbose);
+
+#endif

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# The QEMU harness: kernel catalogue, initramfs builder, VM runner, the
+# static guest runner and the smoke test.
+
+vm_harness_files = tests/vm/kernels tests/vm/extract-btf tests/vm/mkinitramfs \
+	tests/vm/vm-run tests/vm/init tests/vm/smoke-test
+EXTRA_DIST += $(vm_harness_files) tests/vm/kernels.list tests/vm/guest/smoke.bpf.c
+
+# Host tool: what a kernel's BTF says about given functions.
+noinst_PROGRAMS += tests/vm/btf-funcs
+tests_vm_btf_funcs_SOURCES = tests/vm/btf-funcs.c
+tests_vm_btf_funcs_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
+tests_vm_btf_funcs_LDADD = $(LIBBPF_LIBS)
+
+# Static programs for the guests (linked with libbpf.a).
+GUEST_STATIC = -all-static
+GUEST_LIBS = -lbpf -lelf -lz
+GUEST_COMMON = tests/vm/guest/guest.c tests/vm/guest/guest.h
+
+if VM_TESTS
+check_PROGRAMS += tests/vm/guest/mkf-smoke
+tests_vm_guest_mkf_smoke_SOURCES = tests/vm/guest/smoke.c $(GUEST_COMMON)
+nodist_tests_vm_guest_mkf_smoke_SOURCES = tests/vm/guest/smoke.skel.h
+tests_vm_guest_mkf_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/vm/guest
+tests_vm_guest_mkf_smoke_LDFLAGS = $(GUEST_STATIC)
+tests_vm_guest_mkf_smoke_LDADD = $(GUEST_LIBS)
+BUILT_SOURCES += tests/vm/guest/smoke.skel.h
+CLEANFILES += tests/vm/guest/smoke.skel.h tests/vm/guest/smoke.bpf.o
+
+TESTS += tests/vm/smoke-test
+endif
+
+# The demo: every catalogue kernel booted, and what it offers.
+demo: tests/vm/btf-funcs $(check_PROGRAMS)
+	$(AM_V_at)MKF_SRCDIR='$(abs_top_srcdir)' MKF_BUILDDIR='$(abs_top_builddir)' \
+		QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' $(SHELL) $(srcdir)/scripts/demo
+
+.PHONY: demo
