@@ -6,6 +6,10 @@ vm_harness_files = tests/vm/kernels tests/vm/extract-btf tests/vm/mkinitramfs \
 	tests/vm/vm-run tests/vm/init tests/vm/smoke-test
 EXTRA_DIST += $(vm_harness_files) tests/vm/kernels.list tests/vm/guest/smoke.bpf.c
 
+# Host tests of the harness's own tools (no guest).
+TESTS += tests/harness-test
+EXTRA_DIST += tests/harness-test
+
 # Host tool: what a kernel's BTF says about given functions.
 noinst_PROGRAMS += tests/vm/btf-funcs
 tests_vm_btf_funcs_SOURCES = tests/vm/btf-funcs.c
