@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Edits to an object's BTF that keep every existing type id in place:
+ * new prototypes are appended, an extern's FUNC is repointed in place.
+ */
+#ifndef MKF_BTF_EDIT_H
+#define MKF_BTF_EDIT_H
+
+#include <bpf/btf.h>
+
+/*
+ * Append a FUNC_PROTO made of local_proto's return type and its first
+ * keep params, followed by params [from, to) of src_proto in src (their
+ * types imported into btf). src may be NULL when from == to. Returns
+ * the new id or a negative errno.
+ */
+int mkf_btf_add_proto(struct btf *btf, __u32 local_proto, int keep,
+		      const struct btf *src, __u32 src_proto, int from, int to);
+
+/*
+ * Give FUNC func_id a new name (string offset from btf__add_str()) and
+ * prototype. Writes the type in place, so call it only after the last
+ * btf__add_*() of this round: those may move the type data.
+ */
+int mkf_btf_set_func(struct btf *btf, __u32 func_id, __u32 name_off, __u32 proto_id);
+
+#endif

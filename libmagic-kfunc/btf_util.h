@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* Small helpers over libbpf's struct btf, shared by the other files. */
+#ifndef MKF_BTF_UTIL_H
+#define MKF_BTF_UTIL_H
+
+#include <stddef.h>
+#include <bpf/btf.h>
+
+/* Follow const/volatile/restrict/type_tag and typedefs, as libbpf's
+ * compatibility checks do. *res_id (if given) gets the id reached. */
+const struct btf_type *mkf_skip_mods_typedefs(const struct btf *btf, __u32 id, __u32 *res_id);
+
+/* Short C rendering of a type for messages: "struct bpf_wq *". */
+void mkf_type_str(const struct btf *btf, __u32 id, char *buf, size_t sz);
+
+/* "struct bpf_wq *" + "wq" -> "struct bpf_wq *wq"; "int" + "x" -> "int x". */
+void mkf_decl_str(const char *type, const char *name, char *buf, size_t sz);
+
+/* Name of a type or "" (never NULL). */
+const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
+
+/*
+ * Add to dst a type that libbpf's compatibility rules accept in place
+ * of src's type src_id: same kinds down pointer chains, structs and
+ * unions as empty types of the same name, ints of the same size and
+ * encoding (reused when dst already has one). Returns the id in dst
+ * or a negative errno. dst and src must be different objects.
+ */
+int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Write a copy of an ELF object with a few edits, through libelf:
+ * symbol names (new names appended to the symbols' string table),
+ * relocations moved from one symbol to another, and a new .BTF.
+ * Section indexes, symbol indexes and everything else stay as they were.
+ */
+#ifndef MKF_ELF_REWRITE_H
+#define MKF_ELF_REWRITE_H
+
+#include <stddef.h>
+
+struct mkf_sym_edit {
+	size_t sym_idx;
+	/* New name; "" leaves the symbol nameless (libbpf then skips it). */
+	const char *name;
+	/* Relocations against sym_idx move to this symbol; -1: none. */
+	long redirect_to;
+};
+
+struct mkf_elf_edits {
+	const struct mkf_sym_edit *syms;
+	size_t sym_cnt;
+	/* New contents of .BTF; NULL keeps it. */
+	const void *btf_data;
+	size_t btf_size;
+};
+
+/* *out: malloc'd image (free(3)). */
+int mkf_elf_rewrite(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
+		    void **out, size_t *out_sz);
+
+#endif

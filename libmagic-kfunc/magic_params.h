@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Which parameters of a kernel kfunc the verifier provides itself.
+ * Decided from the kernel's BTF only: clang records no parameter names
+ * for extern declarations, so the program's BTF cannot tell.
+ */
+#ifndef MKF_MAGIC_PARAMS_H
+#define MKF_MAGIC_PARAMS_H
+
+#include <stdbool.h>
+#include <bpf/btf.h>
+
+enum mkf_param_kind {
+	/* The program passes a value. */
+	MKF_PARAM_NORMAL = 0,
+	/* The verifier skips the register before any check and supplies
+	 * the value: the program need not set it. */
+	MKF_PARAM_PROVIDED,
+	/* The verifier supplies the value but first checks the register
+	 * holds a scalar: an unset register fails ("R5 is not a scalar"). */
+	MKF_PARAM_CHECKED_SCALAR,
+};
+
+struct mkf_param_info {
+	enum mkf_param_kind kind;
+	/* Provided because of its type only (no annotated name). */
+	bool by_type;
+	/* Short explanation for messages, static storage. */
+	const char *why;
+};
+
+/* Classify parameter idx (0-based) of FUNC_PROTO proto of func_name. */
+struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *func_name,
+				     __u32 proto, int idx);
+
+#endif

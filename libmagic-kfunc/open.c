@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * libbpf glue: plan, rewrite, then let libbpf open the result.
+ *
+ * Buffer lifetime: libbpf reads the ELF image only inside
+ * bpf_object_open(), which ends with bpf_object__elf_finish() "to
+ * return obj_buf to user" (libbpf.c); programs, maps, BTF and
+ * relocations are copies by then. So the rewritten image is freed as
+ * soon as libbpf's open returns, and nothing needs tying to the
+ * bpf_object's lifetime.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "magic_kfunc.h"
+#include "opts.h"
+
+/* The target kernel: given, loaded from options, or the running one. */
+static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
+					   const struct bpf_object_open_opts *opts,
+					   struct mkf_kernel **owned)
+{
+	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
+	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
+	MKF_OPTS(mkf_kernel_opts, custom);
+
+	*owned = NULL;
+	if (k)
+		return k;
+	/* libbpf's own "target kernel BTF" option means the same here. */
+	if (!ko && OPTS_GET(opts, btf_custom_path, NULL)) {
+		custom.vmlinux_path = OPTS_GET(opts, btf_custom_path, NULL);
+		ko = &custom;
+	}
+	*owned = mkf_kernel__load(ko);
+	return *owned;
+}
+
+/*
+ * Rewrite obj_buf for the target kernel. *out is obj_buf itself when
+ * nothing changes, else a new buffer to free. Returns negative errno.
+ */
+static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
+		   const struct bpf_object_open_opts *opts, const struct mkf_open_opts *mo,
+		   void **out, size_t *out_sz)
+{
+	MKF_OPTS(mkf_plan_opts, popts, .object_name = name);
+	struct mkf_kernel *owned;
+	const struct mkf_kernel *k;
+	struct mkf_plan *plan;
+	struct mkf_plan **plan_out = OPTS_GET(mo, plan, NULL);
+	int err = 0;
+
+	*out = (void *)obj_buf;
+	*out_sz = obj_buf_sz;
+	if (plan_out)
+		*plan_out = NULL;
+	k = get_kernel(mo, opts, &owned);
+	if (!k)
+		return -errno;
+	plan = mkf_plan__compute(obj_buf, obj_buf_sz, k, &popts);
+	if (!plan) {
+		err = -errno;
+		goto out;
+	}
+	if (mkf_plan__unresolved_cnt(plan) && !OPTS_GET(mo, allow_unresolved, false)) {
+		pr_warn("%s: %zu strong kfunc extern(s) fit nothing in the target kernel\n",
+			name, mkf_plan__unresolved_cnt(plan));
+		err = -ESRCH;
+	} else if (mkf_plan__change_cnt(plan)) {
+		err = mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz);
+	}
+	if (plan_out && !err)
+		*plan_out = plan;
+	else
+		mkf_plan__free(plan);
+out:
+	mkf_kernel__free(owned);
+	return err;
+}
+
+/* libbpf names an object after its file (up to the first '.') and
+ * prefixes internal maps with that name: keep it identical. */
+static char *object_name_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strndup(base, strcspn(base, "."));
+}
+
+/*
+ * libbpf's options with object_name set, keeping any fields newer than
+ * the libbpf headers this library was built with.
+ */
+static struct bpf_object_open_opts *with_name(const struct bpf_object_open_opts *opts,
+					      const char *name)
+{
+	size_t sz = sizeof(*opts), user_sz = opts ? opts->sz : 0;
+	struct bpf_object_open_opts *copy;
+
+	if (user_sz > sz)
+		sz = user_sz;
+	copy = calloc(1, sz);
+	if (!copy)
+		return NULL;
+	if (opts)
+		memcpy(copy, opts, user_sz);
+	copy->sz = sz;
+	if (!copy->object_name)
+		copy->object_name = name;
+	return copy;
+}
+
+static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const char *name,
+				   const struct bpf_object_open_opts *opts,
+				   const struct mkf_open_opts *mo)
+{
+	struct bpf_object_open_opts *named = NULL;
+	struct bpf_object *obj = NULL;
+	void *buf;
+	size_t sz;
+	int err;
+
+	/* with_name() would turn a malformed sz into a valid one. */
+	if (opts && opts->sz < sizeof(opts->sz)) {
+		pr_warn("bpf_object_open_opts size (%zu) is too small\n", opts->sz);
+		return mkf_err_ptr(-EINVAL);
+	}
+	err = prepare(obj_buf, obj_buf_sz, name, opts, mo, &buf, &sz);
+	if (err)
+		return mkf_err_ptr(err);
+	named = with_name(opts, name);
+	if (!named) {
+		err = -ENOMEM;
+		goto out;
+	}
+	obj = bpf_object__open_mem(buf, sz, named);
+	err = obj ? 0 : -errno;
+out:
+	free(named);
+	if (buf != obj_buf)
+		free(buf);
+	if (err) {
+		struct mkf_plan **plan_out = OPTS_GET(mo, plan, NULL);
+
+		if (plan_out) {
+			mkf_plan__free(*plan_out);
+			*plan_out = NULL;
+		}
+		return mkf_err_ptr(err);
+	}
+	return obj;
+}
+
+struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
+					const struct bpf_object_open_opts *opts,
+					const struct mkf_open_opts *mkf_opts)
+{
+	char name[64];
+
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !obj_buf || !obj_buf_sz)
+		return mkf_err_ptr(-EINVAL);
+	/* The name libbpf would invent for a buffer. */
+	snprintf(name, sizeof(name), "%lx-%zx", (unsigned long)obj_buf, obj_buf_sz);
+	if (OPTS_GET(opts, object_name, NULL))
+		snprintf(name, sizeof(name), "%s", OPTS_GET(opts, object_name, NULL));
+	return open_mem(obj_buf, obj_buf_sz, name, opts, mkf_opts);
+}
+
+static int read_file(const char *path, void **buf, size_t *sz)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t len = 0, cap = 0, n;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	do {
+		if (len == cap) {
+			char *p = realloc(data, cap ? cap * 2 : 65536);
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			data = p;
+			cap = cap ? cap * 2 : 65536;
+		}
+		n = fread(data + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (!err && ferror(f))
+		err = -EIO;
+	fclose(f);
+	if (err) {
+		free(data);
+		return err;
+	}
+	*buf = data;
+	*sz = len;
+	return 0;
+}
+
+struct bpf_object *mkf_object__open_file(const char *path,
+					 const struct bpf_object_open_opts *opts,
+					 const struct mkf_open_opts *mkf_opts)
+{
+	struct bpf_object *obj;
+	void *buf = NULL;
+	size_t sz = 0;
+	char *name;
+	int err;
+
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !path)
+		return mkf_err_ptr(-EINVAL);
+	err = read_file(path, &buf, &sz);
+	if (err) {
+		pr_warn("%s: %s\n", path, strerror(-err));
+		return mkf_err_ptr(err);
+	}
+	name = object_name_of(path);
+	if (!name) {
+		free(buf);
+		return mkf_err_ptr(-ENOMEM);
+	}
+	obj = open_mem(buf, sz, OPTS_GET(opts, object_name, NULL) ?: name, opts, mkf_opts);
+	err = obj ? 0 : -errno;
+	free(name);
+	free(buf);
+	return obj ? obj : mkf_err_ptr(err);
+}
+
+int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
+			      const struct bpf_object_open_opts *opts,
+			      const struct mkf_open_opts *mkf_opts)
+{
+	const void *orig_data;
+	size_t orig_sz, sz;
+	void *buf;
+	int err;
+
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !s || !s->data || !s->data_sz)
+		return mkf_err(-EINVAL);
+	err = prepare(s->data, s->data_sz, s->name, opts, mkf_opts, &buf, &sz);
+	if (err)
+		return mkf_err(err);
+	orig_data = s->data;
+	orig_sz = s->data_sz;
+	s->data = buf;
+	s->data_sz = sz;
+	err = bpf_object__open_skeleton(s, opts);
+	/* libbpf is done with the image (see top of file). */
+	s->data = orig_data;
+	s->data_sz = orig_sz;
+	if (buf != orig_data)
+		free(buf);
+	if (err) {
+		struct mkf_plan **plan_out = OPTS_GET(mkf_opts, plan, NULL);
+
+		if (plan_out) {
+			mkf_plan__free(*plan_out);
+			*plan_out = NULL;
+		}
+	}
+	return mkf_err(err);
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Compute a plan for an object (resolve every kfunc extern, merge
+ * externs ending on one kernel function) and report it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_util.h"
+#include "log.h"
+#include "obj_externs.h"
+#include "opts.h"
+#include "plan.h"
+#include "resolve.h"
+#include "strbuf.h"
+
+bool mkf_entry_changes(const struct mkf_plan_entry *e)
+{
+	if (e->decision != MKF_DECISION_BIND)
+		return false;
+	return e->merged_into >= 0 || e->change != MKF_PROTO_SAME ||
+	       strcmp(e->name, e->kernel_name);
+}
+
+static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
+		      const struct mkf_kernel *kernel, const struct mkf_object *obj,
+		      const struct mkf_extern *ext)
+{
+	struct mkf_resolution res;
+	const char *mod;
+	int err, id;
+
+	e->merged_into = -1;
+	e->name = strdup(ext->name);
+	if (!e->name)
+		return -ENOMEM;
+	e->weak = ext->weak;
+	e->sym_idx = ext->sym_idx;
+	e->func_id = ext->func_id;
+	e->nparams = btf_vlen(btf__type_by_id(obj->btf, ext->proto_id));
+
+	err = mkf_resolve(kernel, obj->btf, ext, &res);
+	if (err)
+		return err;
+	e->decision = res.decision;
+	e->rule = res.rule;
+	e->change = res.change;
+	e->delta = res.delta;
+	e->refused = res.refused;
+	e->libbpf = res.libbpf;
+	e->reason = res.reason;
+	res.reason = NULL;
+	if (res.target) {
+		e->kernel_name = strdup(res.target->name);
+		mod = mkf_kfunc_module(kernel, res.target);
+		e->module = mod ? strdup(mod) : NULL;
+		if (!e->kernel_name || (mod && !e->module))
+			err = -ENOMEM;
+	}
+	if (!err && res.change == MKF_PROTO_EXTEND) {
+		id = mkf_btf_import_type(plan->types, res.target->btf, res.target->proto);
+		if (id < 0)
+			err = id;
+		else
+			e->extra_proto = id;
+	}
+	mkf_resolution_free(&res);
+	return err;
+}
+
+/* Add a line to an entry's reason. */
+__attribute__((format(printf, 2, 3)))
+static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
+{
+	struct strbuf sb = {};
+	va_list args;
+	char *r;
+
+	sb_printf(&sb, "%s", e->reason);
+	va_start(args, fmt);
+	sb_vprintf(&sb, fmt, args);
+	va_end(args);
+	r = sb_steal(&sb);
+	if (!r)
+		return -ENOMEM;
+	free(e->reason);
+	e->reason = r;
+	return 0;
+}
+
+/* Two externs bound to one kernel function: keep one, point the rest at it. */
+static int merge_entries(struct mkf_plan *plan)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->entry_cnt; i++) {
+		struct mkf_plan_entry *e = &plan->entries[i];
+		long keep = -1;
+
+		if (e->decision != MKF_DECISION_BIND || e->merged_into >= 0)
+			continue;
+		/* Prefer the extern already named like the kernel function. */
+		for (j = i; j < plan->entry_cnt; j++) {
+			struct mkf_plan_entry *o = &plan->entries[j];
+
+			if (o->decision == MKF_DECISION_BIND && o->merged_into < 0 &&
+			    !strcmp(o->kernel_name, e->kernel_name) &&
+			    !strcmp(o->name, o->kernel_name)) {
+				keep = (long)j;
+				break;
+			}
+		}
+		if (keep < 0)
+			keep = (long)i;
+		for (j = i; j < plan->entry_cnt; j++) {
+			struct mkf_plan_entry *o = &plan->entries[j];
+
+			if ((long)j == keep || o->decision != MKF_DECISION_BIND ||
+			    o->merged_into >= 0 || strcmp(o->kernel_name, e->kernel_name))
+				continue;
+			/* One module per name in the index: same name, same function. */
+			o->merged_into = keep;
+			o->merged_name = plan->entries[keep].name;
+			if (append_reason(o, "  merged: its calls now go through extern '%s' "
+					  "(one extern per kernel function)\n",
+					  plan->entries[keep].name))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An extern left alone keeps its name; if another extern is renamed to
+ * that very name, libbpf sees two externs of one name. Only say so: the
+ * one left alone has no fit, so libbpf would not accept it anyway.
+ */
+static int note_name_clashes(struct mkf_plan *plan)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < plan->entry_cnt && !err; i++) {
+		struct mkf_plan_entry *e = &plan->entries[i];
+
+		if (e->decision == MKF_DECISION_BIND)
+			continue;
+		for (j = 0; j < plan->entry_cnt && !err; j++) {
+			const struct mkf_plan_entry *o = &plan->entries[j];
+
+			if (o->decision == MKF_DECISION_BIND && o->merged_into < 0 &&
+			    !strcmp(o->kernel_name, e->name) && strcmp(o->name, e->name)) {
+				e->name_clash = true;
+				err = append_reason(e, "  name clash: extern '%s' is renamed to '%s' "
+						    "as well; libbpf will see two externs of that name\n",
+						    o->name, e->name);
+			}
+		}
+	}
+	return err;
+}
+
+static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
+{
+	/*
+	 * Warn about what will fail: an unresolved strong extern, a refused
+	 * candidate, and a weak extern left alone that libbpf 1.1 refuses
+	 * (with the whole object) instead of resolving it to 0.
+	 */
+	if (e->decision == MKF_DECISION_UNRESOLVED || e->refused || e->name_clash ||
+	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE))
+		pr_warn("%s: extern '%s' %s", obj_name, e->name, e->reason);
+	else if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK)
+		pr_info("%s: extern '%s' %s", obj_name, e->name, e->reason);
+	else
+		pr_debug("%s: extern '%s' %s", obj_name, e->name, e->reason);
+}
+
+struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
+				   const struct mkf_kernel *kernel,
+				   const struct mkf_plan_opts *opts)
+{
+	const char *obj_name;
+	struct mkf_object obj;
+	struct mkf_plan *plan;
+	size_t i;
+	int err;
+
+	if (!OPTS_VALID(opts, mkf_plan_opts) || !obj_buf || !kernel)
+		return mkf_err_ptr(-EINVAL);
+	obj_name = OPTS_GET(opts, object_name, NULL);
+	if (!obj_name)
+		obj_name = "object";
+
+	err = mkf_object_open(&obj, obj_buf, obj_buf_sz);
+	if (err) {
+		pr_warn("%s: cannot read the object: %s\n", obj_name, strerror(-err));
+		return mkf_err_ptr(err);
+	}
+	plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		err = -ENOMEM;
+		goto out;
+	}
+	plan->sym_cnt = obj.sym_cnt;
+	plan->types = btf__new_empty();
+	plan->entries = calloc(obj.extern_cnt + 1, sizeof(*plan->entries));
+	if (!plan->types || !plan->entries) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < obj.extern_cnt; i++) {
+		err = fill_entry(plan, &plan->entries[i], kernel, &obj, &obj.externs[i]);
+		plan->entry_cnt++;
+		if (err)
+			goto out;
+	}
+	err = merge_entries(plan);
+	if (!err)
+		err = note_name_clashes(plan);
+	if (err)
+		goto out;
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+
+		plan->unresolved_cnt += e->decision == MKF_DECISION_UNRESOLVED;
+		plan->change_cnt += mkf_entry_changes(e);
+		log_entry(obj_name, e);
+	}
+out:
+	mkf_object_close(&obj);
+	if (err) {
+		mkf_plan__free(plan);
+		return mkf_err_ptr(err);
+	}
+	return plan;
+}
+
+void mkf_plan__free(struct mkf_plan *plan)
+{
+	size_t i;
+
+	if (!plan)
+		return;
+	for (i = 0; i < plan->entry_cnt; i++) {
+		free(plan->entries[i].name);
+		free(plan->entries[i].kernel_name);
+		free(plan->entries[i].module);
+		free(plan->entries[i].reason);
+	}
+	free(plan->entries);
+	btf__free(plan->types);
+	free(plan);
+}
+
+size_t mkf_plan__entry_cnt(const struct mkf_plan *plan)
+{
+	return plan ? plan->entry_cnt : 0;
+}
+
+const struct mkf_plan_entry *mkf_plan__entry(const struct mkf_plan *plan, size_t idx)
+{
+	if (!plan || idx >= plan->entry_cnt)
+		return mkf_err_ptr(-ENOENT);
+	return &plan->entries[idx];
+}
+
+const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan *plan, const char *name)
+{
+	size_t i;
+
+	for (i = 0; plan && name && i < plan->entry_cnt; i++)
+		if (!strcmp(plan->entries[i].name, name))
+			return &plan->entries[i];
+	return mkf_err_ptr(-ENOENT);
+}
+
+size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan)
+{
+	return plan ? plan->unresolved_cnt : 0;
+}
+
+size_t mkf_plan__change_cnt(const struct mkf_plan *plan)
+{
+	return plan ? plan->change_cnt : 0;
+}
+
+const char *mkf_plan_entry__name(const struct mkf_plan_entry *e)
+{
+	return e->name;
+}
+
+bool mkf_plan_entry__is_weak(const struct mkf_plan_entry *e)
+{
+	return e->weak;
+}
+
+enum mkf_decision mkf_plan_entry__decision(const struct mkf_plan_entry *e)
+{
+	return e->decision;
+}
+
+int mkf_plan_entry__rule(const struct mkf_plan_entry *e)
+{
+	return e->rule;
+}
+
+const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *e)
+{
+	return e->kernel_name;
+}
+
+const char *mkf_plan_entry__module(const struct mkf_plan_entry *e)
+{
+	return e->module;
+}
+
+enum mkf_proto_change mkf_plan_entry__proto_change(const struct mkf_plan_entry *e)
+{
+	return e->change;
+}
+
+int mkf_plan_entry__param_delta(const struct mkf_plan_entry *e)
+{
+	return e->delta;
+}
+
+const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *e)
+{
+	return e->merged_into >= 0 ? e->merged_name : NULL;
+}
+
+bool mkf_plan_entry__refused(const struct mkf_plan_entry *e)
+{
+	return e->refused;
+}
+
+enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
+{
+	return e->libbpf;
+}
+
+const char *mkf_plan_entry__reason(const struct mkf_plan_entry *e)
+{
+	return e->reason;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* The plan's layout, shared by plan.c (compute, report) and rewrite.c (apply). */
+#ifndef MKF_PLAN_H
+#define MKF_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpf/btf.h>
+
+#include "magic_kfunc.h"
+
+struct mkf_plan_entry {
+	char *name;
+	bool weak;
+	size_t sym_idx;
+	__u32 func_id;
+	int nparams;			/* the program's parameter count */
+	enum mkf_decision decision;
+	int rule;
+	char *kernel_name;		/* NULL unless bound */
+	char *module;			/* NULL for vmlinux */
+	enum mkf_proto_change change;
+	int delta;
+	bool refused;
+	enum mkf_libbpf_outcome libbpf;
+	char *reason;
+	long merged_into;		/* entry now carrying the calls, or -1 */
+	const char *merged_name;	/* that entry's name (same array) */
+	bool name_clash;		/* left alone, but another extern takes its name */
+	/*
+	 * MKF_PROTO_EXTEND: the kernel prototype, copied into plan->types,
+	 * whose params [nparams, nparams + delta) get appended.
+	 */
+	__u32 extra_proto;
+};
+
+struct mkf_plan {
+	struct mkf_plan_entry *entries;
+	size_t entry_cnt;
+	size_t sym_cnt;			/* of the object planned for */
+	/* Kernel types needed to extend prototypes, copied so that the
+	 * plan does not depend on the kernel object's lifetime. */
+	struct btf *types;
+	size_t unresolved_cnt;
+	size_t change_cnt;
+};
+
+/* Whether applying this entry changes the object. */
+bool mkf_entry_changes(const struct mkf_plan_entry *e);
+
+#endif

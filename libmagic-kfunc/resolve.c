@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Decide what one kfunc extern binds to (DESIGN.md section 3).
+ *
+ * N is the extern's name, E its essential name (no ___flavor), B is E
+ * without a trailing "_impl", B_impl is B + "_impl". The non-_impl name
+ * is preferred: it is the future API. First match wins:
+ *   1. callable B compatible with the program's prototype P;
+ *   2. callable B = P + trailing verifier-provided params (extend);
+ *   3. callable B = P - trailing params the program passes as dummies,
+ *      dummies according to the kernel's B_impl prototype (shrink);
+ *   4. callable B_impl = P + trailing verifier-provided params (extend);
+ *   5. callable B_impl compatible with P;
+ *   6. nothing: leave the extern alone (weak: resolves to 0), with a
+ *      diagnosis listing each candidate and why it does not fit.
+ * Extending over a parameter the verifier checks as a scalar before
+ * filling it in is refused: the call would leave that register unset.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_util.h"
+#include "compat.h"
+#include "magic_params.h"
+#include "resolve.h"
+#include "strbuf.h"
+
+#define IMPL_SUFFIX "_impl"
+
+enum check {
+	CHECK_REFUSED = -1,
+	CHECK_NO = 0,
+	CHECK_OK = 1,
+};
+
+struct ctx {
+	const struct mkf_kernel *k;
+	const struct btf *lb;
+	const struct mkf_extern *ext;
+	int n;				/* the program's parameter count */
+	char *b, *bi;			/* B and B_impl */
+	const struct mkf_kfunc *fb, *fi;
+	bool refused;
+	bool by_type_only;		/* extended params provided by type only */
+	struct strbuf params;		/* the params appended or dropped */
+};
+
+static int proto_vlen(const struct btf *btf, __u32 proto)
+{
+	const struct btf_type *t = btf__type_by_id(btf, proto);
+
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+static void where(const struct mkf_kernel *k, const struct mkf_kfunc *fn, char *buf, size_t sz)
+{
+	const char *mod = mkf_kfunc_module(k, fn);
+
+	if (mod)
+		snprintf(buf, sz, "module %s [%u]", mod, fn->id);
+	else
+		snprintf(buf, sz, "vmlinux [%u]", fn->id);
+}
+
+/* "void *aux__prog" for parameter i of a kernel prototype. */
+static void param_desc(const struct mkf_kfunc *fn, int i, char *buf, size_t sz)
+{
+	const struct btf_param *p = btf_params(btf__type_by_id(fn->btf, fn->proto)) + i;
+	const char *name = btf__name_by_offset(fn->btf, p->name_off);
+	char type[128];
+
+	mkf_type_str(fn->btf, p->type, type, sizeof(type));
+	mkf_decl_str(type, name, buf, sz);
+}
+
+/* Why B was passed over, for the rule 4 and 5 reasons. */
+static const char *b_status(const struct ctx *c)
+{
+	if (!c->fb)
+		return "is not in the kernel";
+	if (!mkf_kfunc_callable(c->k, c->fb))
+		return "is prototype-only";
+	return "does not fit";
+}
+
+/* Rules 1 and 5: same parameter count and libbpf-compatible. */
+static enum check check_same(struct ctx *c, const struct mkf_kfunc *fn, struct strbuf *why)
+{
+	int m = proto_vlen(fn->btf, fn->proto);
+	struct strbuf diff = {};
+
+	if (m != c->n) {
+		sb_printf(why, "      takes %d params, the program passes %d\n", m, c->n);
+		return CHECK_NO;
+	}
+	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto))
+		return CHECK_OK;
+	sb_printf(why, "      prototype incompatible (libbpf's rules):\n");
+	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0)
+		sb_printf(why, "%s", diff.buf);
+	sb_free(&diff);
+	return CHECK_NO;
+}
+
+/* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */
+static enum check check_extend(struct ctx *c, const struct mkf_kfunc *fn, struct strbuf *why)
+{
+	int m = proto_vlen(fn->btf, fn->proto), i, scalar = -1;
+	struct strbuf diff = {};
+	bool by_type = true;
+	char desc[192];
+
+	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0) {
+		sb_printf(why, "      takes %d params; its first %d differ from the program's:\n%s",
+			  m, c->n, diff.buf);
+		sb_free(&diff);
+		return CHECK_NO;
+	}
+	sb_free(&diff);
+	for (i = c->n; i < m; i++) {
+		struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, i);
+
+		param_desc(fn, i, desc, sizeof(desc));
+		if (info.kind == MKF_PARAM_NORMAL) {
+			sb_printf(why, "      takes %d params; param %d '%s' is not verifier-provided: "
+				  "the program would have to pass it\n", m, i + 1, desc);
+			return CHECK_NO;
+		}
+		if (info.kind == MKF_PARAM_CHECKED_SCALAR && scalar < 0)
+			scalar = i;
+		by_type = by_type && info.by_type;
+	}
+	if (scalar >= 0) {
+		param_desc(fn, scalar, desc, sizeof(desc));
+		sb_printf(why, "      refused: param %d '%s' is filled by the verifier only after it "
+			  "checked R%d holds a scalar; a call written without it leaves R%d unset "
+			  "(\"R%d is not a scalar\"). Binding needs an instruction fix-up "
+			  "(R%d = 0 before the call) that this version does not do\n",
+			  scalar + 1, desc, scalar + 1, scalar + 1, scalar + 1, scalar + 1);
+		c->refused = true;
+		return CHECK_REFUSED;
+	}
+	sb_free(&c->params);
+	for (i = c->n; i < m; i++) {
+		param_desc(fn, i, desc, sizeof(desc));
+		sb_printf(&c->params, "%s'%s'", i > c->n ? ", " : "", desc);
+	}
+	c->by_type_only = by_type;
+	return CHECK_OK;
+}
+
+/*
+ * Rule 3: B takes fewer params than the program passes. The extra ones
+ * are dummies only if the kernel's B_impl (callable or prototype-only)
+ * has exactly the program's count and marks them verifier-provided.
+ */
+static enum check check_shrink(struct ctx *c, struct strbuf *why)
+{
+	const struct mkf_kfunc *fb = c->fb, *fi = c->fi;
+	int m = proto_vlen(fb->btf, fb->proto), mi, i;
+	struct strbuf diff = {};
+	char desc[192];
+
+	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fb->btf, fb->proto, m, &diff) > 0) {
+		sb_printf(why, "      takes %d params; they differ from the program's first %d:\n%s",
+			  m, m, diff.buf);
+		sb_free(&diff);
+		return CHECK_NO;
+	}
+	sb_free(&diff);
+	if (!fi) {
+		sb_printf(why, "      takes %d params, the program passes %d; no '%s' in the kernel "
+			  "tells whether the extra ones are dummies\n", m, c->n, c->bi);
+		return CHECK_NO;
+	}
+	mi = proto_vlen(fi->btf, fi->proto);
+	if (mi != c->n) {
+		sb_printf(why, "      takes %d params, the program passes %d, and '%s' takes %d: "
+			  "the extra ones cannot be matched\n", m, c->n, c->bi, mi);
+		return CHECK_NO;
+	}
+	sb_free(&c->params);
+	for (i = m; i < c->n; i++) {
+		struct mkf_param_info info = mkf_param_info(fi->btf, fi->name, fi->proto, i);
+
+		param_desc(fi, i, desc, sizeof(desc));
+		if (info.kind == MKF_PARAM_NORMAL) {
+			sb_printf(why, "      takes %d params, the program passes %d, but '%s' param %d "
+				  "'%s' is not verifier-provided: the program's value would be lost\n",
+				  m, c->n, c->bi, i + 1, desc);
+			return CHECK_NO;
+		}
+		sb_printf(&c->params, "%s'%s'", i > m ? ", " : "", desc);
+	}
+	return CHECK_OK;
+}
+
+static void explain_missing(struct ctx *c, const char *name, const struct mkf_kfunc *fn,
+			    struct strbuf *why)
+{
+	char loc[96];
+
+	if (!fn) {
+		sb_printf(why, "  - '%s': not in vmlinux or module BTF\n", name);
+		return;
+	}
+	where(c->k, fn, loc, sizeof(loc));
+	sb_printf(why, "  - '%s' (%s): prototype-only, no DECL_TAG \"bpf_kfunc\": "
+		  "the verifier refuses calls to it\n", name, loc);
+}
+
+static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct strbuf *out)
+{
+	const struct mkf_kfunc *fn = mkf_kernel_find(c->k, c->ext->name);
+	struct strbuf diff = {};
+	int m, common;
+
+	/* libbpf 1.1 looks kfuncs up by the full name, flavor included. */
+	if (!fn) {
+		res->libbpf = MKF_LIBBPF_NOT_FOUND;
+		sb_printf(out, "  plain libbpf: '%s' is not in the kernel's BTF: %s\n", c->ext->name,
+			  c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
+		return;
+	}
+	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto)) {
+		res->libbpf = mkf_kfunc_callable(c->k, fn) ? MKF_LIBBPF_BINDS
+							   : MKF_LIBBPF_BINDS_UNCALLABLE;
+		if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
+			sb_printf(out, "  plain libbpf: binds prototype-only '%s'; the verifier "
+				  "refuses the call\n", fn->name);
+		return;
+	}
+	res->libbpf = MKF_LIBBPF_INCOMPATIBLE;
+	m = proto_vlen(fn->btf, fn->proto);
+	common = m < c->n ? m : c->n;
+	sb_printf(out, "  plain libbpf: func_proto of '%s' incompatible with the kernel's: "
+		  "libbpf 1.1 refuses the whole object%s\n", fn->name,
+		  c->ext->weak ? " although the extern is weak (newer libbpf drops it)" : "");
+	if (m != c->n)
+		sb_printf(out, "      kernel takes %d params, the program passes %d\n", m, c->n);
+	if (common >= 0 &&
+	    mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, common, &diff) > 0)
+		sb_printf(out, "%s", diff.buf);
+	sb_free(&diff);
+}
+
+static void bind(struct ctx *c, struct mkf_resolution *res, int rule,
+		 const struct mkf_kfunc *fn, enum mkf_proto_change change, struct strbuf *r)
+{
+	char loc[96];
+
+	res->decision = MKF_DECISION_BIND;
+	res->rule = rule;
+	res->target = fn;
+	res->change = change;
+	res->delta = proto_vlen(fn->btf, fn->proto) - c->n;
+	where(c->k, fn, loc, sizeof(loc));
+
+	sb_printf(r, "binds '%s' (%s), rule %d: ", fn->name, loc, rule);
+	switch (rule) {
+	case 1:
+		sb_printf(r, "callable, prototype compatible");
+		break;
+	case 2:
+		sb_printf(r, "callable, its prototype is the program's plus verifier-provided %s; "
+			  "prototype extended", c->params.buf);
+		if (c->by_type_only && !c->fi)
+			sb_printf(r, ". This kernel has the old-pahole KF_IMPLICIT_ARGS shape: "
+				  "'%s' is public with a trailing 'struct bpf_prog_aux *' and there "
+				  "is no '%s' (its BTF was made by a pahole without KF_IMPLICIT_ARGS "
+				  "support); plain libbpf refuses it as \"func_proto incompatible\"",
+				  fn->name, c->bi);
+		break;
+	case 3:
+		sb_printf(r, "callable; the program passes %d trailing dummy %s, which '%s' "
+			  "marks verifier-provided: %s; prototype shrunk, the extra registers "
+			  "are ignored", -res->delta, res->delta == -1 ? "param" : "params",
+			  c->bi, c->params.buf);
+		break;
+	case 4:
+		sb_printf(r, "'%s' %s; '%s' is the program's prototype plus "
+			  "verifier-provided %s; prototype extended", c->b, b_status(c), fn->name,
+			  c->params.buf);
+		break;
+	case 5:
+		sb_printf(r, "'%s' %s; '%s' is compatible", c->b, b_status(c), fn->name);
+		break;
+	}
+	if (strcmp(c->ext->name, fn->name))
+		sb_printf(r, "; renamed from '%s'", c->ext->name);
+	sb_printf(r, "\n");
+}
+
+int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
+		const struct mkf_extern *ext, struct mkf_resolution *res)
+{
+	struct strbuf why_b = {}, why_i = {}, reason = {}, remark = {};
+	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext };
+	size_t elen, slen = strlen(IMPL_SUFFIX);
+	char loc[96];
+	int m, err = 0;
+
+	memset(res, 0, sizeof(*res));
+	c.n = proto_vlen(local_btf, ext->proto_id);
+	if (c.n < 0)
+		return -EINVAL;
+
+	elen = strlen(ext->essential);
+	if (elen > slen && !strcmp(ext->essential + elen - slen, IMPL_SUFFIX))
+		elen -= slen;
+	c.b = strndup(ext->essential, elen);
+	c.bi = c.b ? malloc(elen + slen + 1) : NULL;
+	if (!c.bi) {
+		err = -ENOMEM;
+		goto out;
+	}
+	sprintf(c.bi, "%s%s", c.b, IMPL_SUFFIX);
+	c.fb = mkf_kernel_find(kernel, c.b);
+	c.fi = mkf_kernel_find(kernel, c.bi);
+	libbpf_remark(&c, res, &remark);
+
+	/* Rules 1-3: B. Its parameter count picks the only rule that can apply. */
+	if (c.fb && mkf_kfunc_callable(kernel, c.fb)) {
+		m = proto_vlen(c.fb->btf, c.fb->proto);
+		where(kernel, c.fb, loc, sizeof(loc));
+		sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);
+		if (m == c.n && check_same(&c, c.fb, &why_b) == CHECK_OK)
+			bind(&c, res, 1, c.fb, MKF_PROTO_SAME, &reason);
+		else if (m > c.n && check_extend(&c, c.fb, &why_b) == CHECK_OK)
+			bind(&c, res, 2, c.fb, MKF_PROTO_EXTEND, &reason);
+		else if (m < c.n && check_shrink(&c, &why_b) == CHECK_OK)
+			bind(&c, res, 3, c.fb, MKF_PROTO_SHRINK, &reason);
+	} else {
+		explain_missing(&c, c.b, c.fb, &why_b);
+	}
+
+	/* Rules 4-5: B_impl. */
+	if (res->decision == MKF_DECISION_BIND) {
+		/* bound */
+	} else if (c.fi && mkf_kfunc_callable(kernel, c.fi)) {
+		m = proto_vlen(c.fi->btf, c.fi->proto);
+		where(kernel, c.fi, loc, sizeof(loc));
+		sb_printf(&why_i, "  - '%s' (%s), callable:\n", c.bi, loc);
+		if (m > c.n && check_extend(&c, c.fi, &why_i) == CHECK_OK)
+			bind(&c, res, 4, c.fi, MKF_PROTO_EXTEND, &reason);
+		else if (m == c.n && check_same(&c, c.fi, &why_i) == CHECK_OK)
+			bind(&c, res, 5, c.fi, MKF_PROTO_SAME, &reason);
+		else if (m < c.n)
+			sb_printf(&why_i, "      takes %d params, fewer than the program's %d: only "
+				  "'%s' may drop trailing dummies (rule 3)\n", m, c.n, c.b);
+	} else {
+		explain_missing(&c, c.bi, c.fi, &why_i);
+	}
+
+	/* Rule 6. */
+	if (res->decision != MKF_DECISION_BIND) {
+		res->rule = 6;
+		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
+		if (ext->weak)
+			sb_printf(&reason, "left alone, rule 6: no kernel function fits; the weak "
+				  "extern resolves to 0 (bpf_ksym_exists() is false)%s\n",
+				  c.refused ? "; a candidate was refused" : "");
+		else
+			sb_printf(&reason, "unresolved, rule 6: no kernel function fits the strong "
+				  "extern '%s'; loading will fail%s\n", ext->name,
+				  c.refused ? "; a candidate was refused" : "");
+		sb_printf(&reason, "%s%s", why_b.buf ? why_b.buf : "", why_i.buf ? why_i.buf : "");
+	}
+	res->refused = c.refused;
+	if (remark.buf)
+		sb_printf(&reason, "%s", remark.buf);
+	res->reason = sb_steal(&reason);
+	if (!res->reason)
+		err = -ENOMEM;
+out:
+	sb_free(&why_b);
+	sb_free(&why_i);
+	sb_free(&remark);
+	sb_free(&reason);
+	sb_free(&c.params);
+	free(c.b);
+	free(c.bi);
+	if (err)
+		mkf_resolution_free(res);
+	return err;
+}
+
+void mkf_resolution_free(struct mkf_resolution *res)
+{
+	free(res->reason);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Apply a plan: turn its decisions into BTF edits (btf_edit.c) and ELF
+ * edits (elf_rewrite.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_edit.h"
+#include "elf_rewrite.h"
+#include "log.h"
+#include "obj_externs.h"
+#include "plan.h"
+
+/* The plan must describe this very object: same externs, same symbols. */
+static bool plan_matches(const struct mkf_plan *plan, const struct mkf_object *obj)
+{
+	size_t i;
+
+	if (plan->sym_cnt != obj->sym_cnt || plan->entry_cnt != obj->extern_cnt)
+		return false;
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+		const struct mkf_extern *x = &obj->externs[i];
+
+		if (e->sym_idx != x->sym_idx || e->func_id != x->func_id || strcmp(e->name, x->name))
+			return false;
+	}
+	return true;
+}
+
+/* The prototype an entry ends up with (added to obj->btf if new). */
+static int final_proto(struct mkf_object *obj, const struct mkf_plan *plan,
+		       const struct mkf_plan_entry *e, const struct mkf_extern *x)
+{
+	switch (e->change) {
+	case MKF_PROTO_EXTEND:
+		return mkf_btf_add_proto(obj->btf, x->proto_id, e->nparams, plan->types,
+					 e->extra_proto, e->nparams, e->nparams + e->delta);
+	case MKF_PROTO_SHRINK:
+		return mkf_btf_add_proto(obj->btf, x->proto_id, e->nparams + e->delta,
+					 NULL, 0, 0, 0);
+	default:
+		return (int)x->proto_id;
+	}
+}
+
+static int plan_edits(struct mkf_object *obj, const struct mkf_plan *plan,
+		      struct mkf_sym_edit *syms, size_t *sym_cnt)
+{
+	size_t i, n = plan->entry_cnt;
+	int *protos, *names, err = 0;
+
+	protos = calloc(n + 1, sizeof(*protos));
+	names = calloc(n + 1, sizeof(*names));
+	if (!protos || !names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Round 1, appends only: new prototypes and names. Extern that
+	 * carry merged calls first, so the merged ones can share theirs. */
+	for (i = 0; i < n && !err; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+
+		if (!mkf_entry_changes(e) || e->merged_into >= 0)
+			continue;
+		protos[i] = final_proto(obj, plan, e, &obj->externs[i]);
+		names[i] = btf__add_str(obj->btf, e->kernel_name);
+		err = protos[i] < 0 ? protos[i] : names[i] < 0 ? names[i] : 0;
+	}
+	for (i = 0; i < n && !err; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+		size_t keep = (size_t)e->merged_into;
+
+		if (e->decision != MKF_DECISION_BIND || e->merged_into < 0)
+			continue;
+		/*
+		 * libbpf finds an extern's BTF by name: the merged FUNC takes
+		 * the kernel name and the kept extern's prototype, so that
+		 * whichever libbpf meets first, it checks the same thing.
+		 */
+		protos[i] = protos[keep] ? protos[keep] : (int)obj->externs[keep].proto_id;
+		names[i] = btf__add_str(obj->btf, e->kernel_name);
+		err = names[i] < 0 ? names[i] : 0;
+	}
+	/* Round 2, in place (no appends any more): FUNCs and symbols. */
+	for (i = 0; i < n && !err; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+		struct mkf_sym_edit *s;
+
+		if (!mkf_entry_changes(e))
+			continue;
+		err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
+		if (e->merged_into < 0 && !strcmp(e->name, e->kernel_name))
+			continue; /* name unchanged: nothing for the symbol table */
+		s = &syms[(*sym_cnt)++];
+		s->sym_idx = e->sym_idx;
+		s->redirect_to = -1;
+		if (e->merged_into >= 0) {
+			/* Nameless: libbpf skips it; its calls move over. */
+			s->name = "";
+			s->redirect_to = (long)plan->entries[e->merged_into].sym_idx;
+		} else {
+			s->name = e->kernel_name;
+		}
+	}
+out:
+	free(protos);
+	free(names);
+	return err;
+}
+
+int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
+			void **new_buf, size_t *new_sz)
+{
+	struct mkf_elf_edits edits = {};
+	struct mkf_sym_edit *syms = NULL;
+	struct mkf_object obj;
+	int err;
+
+	if (!obj_buf || !plan || !new_buf || !new_sz)
+		return mkf_err(-EINVAL);
+	*new_buf = NULL;
+	*new_sz = 0;
+	err = mkf_object_open(&obj, obj_buf, obj_buf_sz);
+	if (err)
+		return mkf_err(err);
+	if (!plan_matches(plan, &obj)) {
+		pr_warn("the plan was computed for a different object\n");
+		err = -EINVAL;
+		goto out;
+	}
+	if (plan->change_cnt) {
+		const void *raw;
+		__u32 raw_sz;
+
+		syms = calloc(plan->entry_cnt, sizeof(*syms));
+		if (!syms) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = plan_edits(&obj, plan, syms, &edits.sym_cnt);
+		if (err)
+			goto out;
+		raw = btf__raw_data(obj.btf, &raw_sz);
+		if (!raw) {
+			err = -ENOMEM;
+			goto out;
+		}
+		edits.syms = syms;
+		edits.btf_data = raw;
+		edits.btf_size = raw_sz;
+	}
+	err = mkf_elf_rewrite(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
+out:
+	free(syms);
+	mkf_object_close(&obj);
+	return mkf_err(err);
+}

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# Host unit tests of libmagic-kfunc: BTF fixtures built in the tests,
+# BPF objects compiled here, real Debian kernel BTF when cached. Nothing
+# is ever loaded into the running kernel.
+
+unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+
+UNIT_COMMON = tests/unit/unit.c tests/unit/unit.h tests/unit/fixtures.c tests/unit/fixtures.h
+UNIT_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc -I$(top_srcdir)/tests/unit \
+	-I$(top_builddir)/tests/unit $(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \
+	-DMKF_UNIT_BUILDDIR='"$(abs_top_builddir)/tests/unit"'
+UNIT_LDADD = libmagic-kfunc/libmagic-kfunc.la $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)
+
+# BPF objects the rewrite tests work on (built by the top-level
+# .bpf.c.bpf.o rule; only ever opened by libbpf, never loaded).
+UNIT_BPF_OBJS = tests/unit/kf_wq_new.bpf.o tests/unit/kf_wq_old.bpf.o \
+	tests/unit/kf_compat.bpf.o tests/unit/kf_list.bpf.o tests/unit/kf_clash.bpf.o
+$(UNIT_BPF_OBJS): tests/unit/kf_bpf.h tests/unit/$(am__dirstamp)
+EXTRA_DIST += tests/unit/kf_bpf.h $(UNIT_BPF_OBJS:.bpf.o=.bpf.c)
+BUILT_SOURCES += tests/unit/kf_wq_new.skel.h
+CLEANFILES += $(UNIT_BPF_OBJS) tests/unit/kf_wq_new.skel.h
+
+# Resolver, rewrite and real-BTF tests reach internal functions: they
+# link the static library (hidden symbols are only hidden from the .so).
+tests_unit_resolve_SOURCES = tests/unit/resolve.c $(UNIT_COMMON)
+tests_unit_resolve_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_resolve_LDFLAGS = -static
+tests_unit_resolve_LDADD = $(UNIT_LDADD)
+
+tests_unit_rewrite_SOURCES = tests/unit/rewrite.c $(UNIT_COMMON)
+tests_unit_rewrite_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_rewrite_LDFLAGS = -static
+tests_unit_rewrite_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_rewrite_DEPENDENCIES = $(UNIT_BPF_OBJS)
+
+tests_unit_real_btf_SOURCES = tests/unit/real-btf.c $(UNIT_COMMON)
+tests_unit_real_btf_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_real_btf_LDFLAGS = -static
+tests_unit_real_btf_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_real_btf_DEPENDENCIES = $(UNIT_BPF_OBJS)
+
+# The public API as users get it: the shared library, exported symbols only.
+tests_unit_api_SOURCES = tests/unit/api.c $(UNIT_COMMON)
+nodist_tests_unit_api_SOURCES = tests/unit/kf_wq_new.skel.h
+tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_api_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_api_DEPENDENCIES = $(UNIT_BPF_OBJS)

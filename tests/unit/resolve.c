@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Resolver table tests: one program-side extern against fixture kernels
+ * of every era, expected decision per DESIGN.md section 3.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "magic_kfunc.h"
+#include "compat.h"
+#include "fixtures.h"
+#include "kernel_btf.h"
+#include "magic_params.h"
+#include "obj_externs.h"
+#include "resolve.h"
+#include "unit.h"
+
+#define ANY -1
+
+struct rcase {
+	const char *name;
+	enum fx_era era;
+	bool module;
+	const char *ext;
+	enum fx_shape shape;
+	bool weak;
+	enum mkf_decision decision;
+	int rule;
+	const char *kernel_name;	/* NULL: not bound */
+	const char *module_name;	/* NULL: vmlinux */
+	enum mkf_proto_change change;
+	int delta;
+	bool refused;
+	int libbpf;			/* enum mkf_libbpf_outcome or ANY */
+	const char *reason_has;		/* NULL: not checked */
+	const char *reason_lacks;	/* NULL: not checked */
+};
+
+#define BIND MKF_DECISION_BIND
+#define LEAVE MKF_DECISION_LEAVE_WEAK
+#define UNRES MKF_DECISION_UNRESOLVED
+#define SAME MKF_PROTO_SAME
+#define EXT MKF_PROTO_EXTEND
+#define SHR MKF_PROTO_SHRINK
+#define L_OK MKF_LIBBPF_BINDS
+#define L_UNCALL MKF_LIBBPF_BINDS_UNCALLABLE
+#define L_NF MKF_LIBBPF_NOT_FOUND
+#define L_INC MKF_LIBBPF_INCOMPATIBLE
+
+static const char WQ[] = "bpf_wq_set_callback", WQI[] = "bpf_wq_set_callback_impl";
+static const char ST[] = "bpf_stream_vprintk", STI[] = "bpf_stream_vprintk_impl";
+static const char TW[] = "bpf_task_work_schedule_signal",
+		  TWI[] = "bpf_task_work_schedule_signal_impl";
+
+static const struct rcase cases[] = {
+	/* A program written for 7.x: bpf_wq_set_callback(wq, cb, flags). */
+	{ "wq-new/6.12-deb12 (no tags, aux__ign)", FX_612_DEB12, false, WQ, SH_WQ_NEW, true,
+	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__ign'", NULL },
+	{ "wq-new/6.12-deb13", FX_612_DEB13, false, WQ, SH_WQ_NEW, true,
+	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	{ "wq-new/6.16 (aux__prog)", FX_616, false, WQ, SH_WQ_NEW, true,
+	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__prog'", NULL },
+	{ "wq-new/6.18", FX_618, false, WQ, SH_WQ_NEW, false,
+	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	{ "wq-new/7.0", FX_70, false, WQ, SH_WQ_NEW, true,
+	  BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, "renamed" },
+	{ "wq-new/7.3", FX_73, false, WQ, SH_WQ_NEW, false,
+	  BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "wq-new/patched-6.12 (both callable, no tags)", FX_PATCHED_612, false, WQ, SH_WQ_NEW,
+	  true, BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "wq-new/old-pahole shape", FX_OLD_PAHOLE, false, WQ, SH_WQ_NEW, true,
+	  BIND, 2, WQ, NULL, EXT, 1, false, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
+
+	/* A program written for 6.x: bpf_wq_set_callback_impl(wq, cb, flags, NULL). */
+	{ "wq-old/6.12-deb12", FX_612_DEB12, false, WQI, SH_WQ_OLD, false,
+	  BIND, 5, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "wq-old/6.16", FX_616, false, WQI, SH_WQ_OLD, false,
+	  BIND, 5, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "wq-old/7.0 (shrink to the short form)", FX_70, false, WQI, SH_WQ_OLD, false,
+	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "'struct bpf_prog_aux *aux'", NULL },
+	{ "wq-old/7.3", FX_73, false, WQI, SH_WQ_OLD, false,
+	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "renamed from 'bpf_wq_set_callback_impl'",
+	  NULL },
+	{ "wq-old/7.0 weak (sched_ext-style compat)", FX_70, false, WQI, SH_WQ_OLD, true,
+	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "although the extern is weak", NULL },
+	{ "wq-old/patched-6.12 (prefers the short name)", FX_PATCHED_612, false, WQI, SH_WQ_OLD,
+	  false, BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "aux__magic", NULL },
+	{ "wq-old/old-pahole (no fit: per-param diagnosis)", FX_OLD_PAHOLE, false, WQI,
+	  SH_WQ_OLD, false, UNRES, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  "param 4: program 'void *', kernel 'struct bpf_prog_aux *aux'", NULL },
+	{ "wq-aux/7.0 (libbpf binds proto-only _impl)", FX_70, false, WQI, SH_WQ_AUX, false,
+	  BIND, 3, WQ, NULL, SHR, -1, false, L_UNCALL, "verifier refuses the call", NULL },
+
+	/* bpf_stream_vprintk across 6.16 - 7.x. */
+	{ "stream-new/6.16 weak (absent)", FX_616, false, ST, SH_STREAM_NEW, true,
+	  LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF, "resolves to 0", NULL },
+	{ "stream-new/6.17 (5-arg public form)", FX_617, false, ST, SH_STREAM_NEW, true,
+	  BIND, 2, ST, NULL, EXT, 1, false, L_INC, "aux__prog", "old-pahole" },
+	{ "stream-new/6.18 (_impl only)", FX_618, false, ST, SH_STREAM_NEW, true,
+	  BIND, 4, STI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	{ "stream-new/7.0", FX_70, false, ST, SH_STREAM_NEW, true,
+	  BIND, 1, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "stream-617/6.17", FX_617, false, ST, SH_STREAM_617, false,
+	  BIND, 1, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "stream-617/6.18 (rename to _impl)", FX_618, false, ST, SH_STREAM_617, false,
+	  BIND, 5, STI, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_stream_vprintk'", NULL },
+	{ "stream-617/7.0 (shrink)", FX_70, false, ST, SH_STREAM_617, false,
+	  BIND, 3, ST, NULL, SHR, -1, false, L_INC, "kernel takes 4 params, the program passes 5",
+	  NULL },
+	{ "stream-617/6.16 strong (no candidate at all)", FX_616, false, ST, SH_STREAM_617,
+	  false, UNRES, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  "'bpf_stream_vprintk_impl': not in vmlinux or module BTF", NULL },
+
+	/* bpf_task_work_schedule_signal. */
+	{ "task-work-new/6.18", FX_618, false, TW, SH_TW_NEW, true,
+	  BIND, 4, TWI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	{ "task-work-new/7.0", FX_70, false, TW, SH_TW_NEW, true,
+	  BIND, 1, TW, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "task-work-new/6.16 weak (absent)", FX_616, false, TW, SH_TW_NEW, true,
+	  LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF, NULL, NULL },
+	{ "task-work-old/7.0 (shrink)", FX_70, false, TWI, SH_TW_OLD, false,
+	  BIND, 3, TW, NULL, SHR, -1, false, L_INC, NULL, NULL },
+
+	/* The btf_struct_meta family. */
+	{ "obj-new/6.12-deb12 (extend with meta__ign)", FX_612_DEB12, false, "bpf_obj_new",
+	  SH_OBJ_NEW, false, BIND, 4, "bpf_obj_new_impl", NULL, EXT, 1, false, L_NF,
+	  "meta__ign", NULL },
+	{ "obj-new/7.3", FX_73, false, "bpf_obj_new", SH_OBJ_NEW, false,
+	  BIND, 1, "bpf_obj_new", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "obj-old/7.3 (shrink)", FX_73, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
+	  BIND, 3, "bpf_obj_new", NULL, SHR, -1, false, L_OK, NULL, NULL },
+	{ "obj-old/7.0", FX_70, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
+	  BIND, 5, "bpf_obj_new_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "list-new/7.0 strong: refused (verifier-checked scalar)", FX_70, false,
+	  "bpf_list_push_back", SH_LIST_NEW, false, UNRES, 6, NULL, NULL, SAME, 0, true, L_NF,
+	  "\"R4 is not a scalar\"", NULL },
+	{ "list-new/6.12-deb12 weak: refused, left alone", FX_612_DEB12, false,
+	  "bpf_list_push_back", SH_LIST_NEW, true, LEAVE, 6, NULL, NULL, SAME, 0, true, L_NF,
+	  "instruction fix-up", NULL },
+	{ "list-new/7.3", FX_73, false, "bpf_list_push_back", SH_LIST_NEW, false,
+	  BIND, 1, "bpf_list_push_back", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "list-old/7.0", FX_70, false, "bpf_list_push_back_impl", SH_LIST_OLD, false,
+	  BIND, 5, "bpf_list_push_back_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	{ "list-old/7.3 (shrink by 2)", FX_73, false, "bpf_list_push_back_impl", SH_LIST_OLD,
+	  false, BIND, 3, "bpf_list_push_back", NULL, SHR, -2, false, L_OK, NULL, NULL },
+	{ "rbtree-new/6.16 strong: refused (R5)", FX_616, false, "bpf_rbtree_add", SH_RB_NEW,
+	  false, UNRES, 6, NULL, NULL, SAME, 0, true, L_NF, "R5", NULL },
+
+	/* Module kfuncs (split BTF over vmlinux). */
+	{ "module/7.0 short form", FX_70, true, "mkf_testmod_magic", SH_MOD_NEW, false,
+	  BIND, 1, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, "module mkf_testmod",
+	  NULL },
+	{ "module/7.0 old call shrinks", FX_70, true, "mkf_testmod_magic_impl", SH_MOD_OLD, false,
+	  BIND, 3, "mkf_testmod_magic", "mkf_testmod", SHR, -1, false, L_INC, NULL, NULL },
+	{ "module/6.16 legacy-only extends", FX_616, true, "mkf_testmod_legacy", SH_MOD_NEW,
+	  false, BIND, 4, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, false, L_NF, NULL,
+	  NULL },
+	{ "module/patched-6.12 untagged", FX_PATCHED_612, true, "mkf_testmod_magic", SH_MOD_NEW,
+	  false, BIND, 1, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, NULL, NULL },
+
+	/* ___flavor names: libbpf 1.1 looks them up verbatim, we strip. */
+	{ "flavor/6.16", FX_616, false, "bpf_wq_set_callback___new", SH_WQ_NEW, true,
+	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	{ "flavor/7.0 renamed", FX_70, false, "bpf_wq_set_callback___v70", SH_WQ_NEW, true,
+	  BIND, 1, WQ, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_wq_set_callback___v70'",
+	  NULL },
+	{ "flavor/7.0 old call", FX_70, false, "bpf_wq_set_callback_impl___old", SH_WQ_OLD, true,
+	  BIND, 3, WQ, NULL, SHR, -1, false, L_NF, NULL, NULL },
+	{ "flavor/only the last suffix is stripped", FX_70, false, "bpf_wq_set_callback___a___b",
+	  SH_WQ_NEW, true, LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  "'bpf_wq_set_callback___a'", NULL },
+
+	/* Weak vs strong with a real prototype mismatch. */
+	{ "mismatch/7.0 strong (diagnosis per param)", FX_70, false, WQ, SH_WQ_BADTYPE, false,
+	  UNRES, 6, NULL, NULL, SAME, 0, false, L_INC,
+	  "param 1: program 'int', kernel 'struct bpf_wq *wq'", NULL },
+	{ "mismatch/7.0 strong lists proto-only _impl", FX_70, false, WQ, SH_WQ_BADTYPE, false,
+	  UNRES, 6, NULL, NULL, SAME, 0, false, L_INC, "prototype-only", NULL },
+	{ "mismatch/7.0 weak (libbpf 1.1 refuses the object)", FX_70, false, WQ, SH_WQ_BADTYPE,
+	  true, LEAVE, 6, NULL, NULL, SAME, 0, false, L_INC,
+	  "refuses the whole object although the extern is weak", NULL },
+};
+
+static struct btf *kernels[FX_ERA_CNT], *modules[FX_ERA_CNT];
+static struct mkf_kernel *kidx[FX_ERA_CNT], *kidx_mod[FX_ERA_CNT];
+
+static const struct mkf_kernel *kernel_for(enum fx_era era, bool module)
+{
+	if (!kernels[era]) {
+		bool tags = era != FX_612_DEB12 && era != FX_PATCHED_612;
+
+		kernels[era] = fx_kernel(era);
+		kidx[era] = mkf_kernel__new(kernels[era]);
+		modules[era] = fx_module(kernels[era], tags);
+		kidx_mod[era] = mkf_kernel__new(kernels[era]);
+		if (mkf_kernel__add_module(kidx_mod[era], "mkf_testmod", modules[era]))
+			return NULL;
+	}
+	return module ? kidx_mod[era] : kidx[era];
+}
+
+static void run_case(const struct rcase *c)
+{
+	const struct mkf_kernel *k = kernel_for(c->era, c->module);
+	struct mkf_resolution res;
+	struct mkf_extern ext = {};
+	struct fx_local l;
+	char name[256];
+	int proto, fn;
+	const char *bad = NULL;
+	char detail[512] = "";
+
+	snprintf(name, sizeof(name), "resolve %s", c->name);
+	if (!k || fx_local_init(&l)) {
+		t_fail(name, "fixture setup failed");
+		return;
+	}
+	fn = fx_local_extern(&l, c->ext, c->shape, &proto);
+	ext.name = (char *)c->ext;
+	ext.essential = strndup(c->ext, mkf_essential_name_len(c->ext));
+	ext.func_id = fn;
+	ext.proto_id = proto;
+	ext.weak = c->weak;
+	if (mkf_resolve(k, l.btf, &ext, &res)) {
+		t_fail(name, "mkf_resolve failed");
+		goto out_free;
+	}
+	if (res.decision != c->decision)
+		bad = "decision";
+	else if (res.rule != c->rule)
+		bad = "rule";
+	else if (!c->kernel_name != !res.target ||
+		 (res.target && strcmp(res.target->name, c->kernel_name)))
+		bad = "kernel function";
+	else if (res.target && (!c->module_name != !mkf_kfunc_module(k, res.target) ||
+		 (c->module_name && strcmp(c->module_name, mkf_kfunc_module(k, res.target)))))
+		bad = "module";
+	else if (res.target && (res.change != c->change || res.delta != c->delta))
+		bad = "prototype change";
+	else if (res.refused != c->refused)
+		bad = "refusal";
+	else if (c->libbpf != ANY && (int)res.libbpf != c->libbpf)
+		bad = "plain-libbpf outcome";
+	else if (c->reason_has && !strstr(res.reason, c->reason_has))
+		bad = "reason text";
+	else if (c->reason_lacks && strstr(res.reason, c->reason_lacks))
+		bad = "reason text (unexpected)";
+	if (bad)
+		snprintf(detail, sizeof(detail),
+			 "%s: got decision %d rule %d -> %s change %d delta %d refused %d libbpf %d; reason: %s",
+			 bad, res.decision, res.rule, res.target ? res.target->name : "(none)",
+			 res.change, res.delta, res.refused, res.libbpf, res.reason);
+	t_check(name, !bad, "%s", detail);
+	if (getenv("MKF_TEST_VERBOSE"))
+		printf("%s", res.reason);
+	mkf_resolution_free(&res);
+out_free:
+	free(ext.essential);
+	btf__free(l.btf);
+}
+
+static void test_essential_names(void)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+	} t[] = {
+		{ "bpf_wq_set_callback", 19 },
+		{ "bpf_wq_set_callback___v2", 19 },
+		{ "bpf_wq_set_callback___a___b", 23 },
+		{ "foo____x", 8 },	/* four underscores: not a separator */
+		{ "___x", 4 },
+		{ "a___", 4 },
+	};
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ok = ok && mkf_essential_name_len(t[i].in) == t[i].len;
+	t_check("essential name strips only libbpf's last ___flavor", ok, "mismatch at case %zu", i);
+}
+
+static void test_param_rules(void)
+{
+	struct btf *k = fx_kernel(FX_73);
+	int p;
+
+	/* bpf_list_push_back_impl(head, node, void *meta__ign, u64 off) */
+	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_list_push_back_impl",
+							BTF_KIND_FUNC))->type;
+	T_EXPECT("param rule: __ign suffix is provided",
+		mkf_param_info(k, "bpf_list_push_back_impl", p, 2).kind == MKF_PARAM_PROVIDED);
+	T_EXPECT("param rule: list off is a verifier-checked scalar",
+		mkf_param_info(k, "bpf_list_push_back_impl", p, 3).kind == MKF_PARAM_CHECKED_SCALAR);
+	T_EXPECT("param rule: head is an ordinary param",
+		mkf_param_info(k, "bpf_list_push_back_impl", p, 0).kind == MKF_PARAM_NORMAL);
+	/* bpf_wq_set_callback_impl(..., struct bpf_prog_aux *aux): by type. */
+	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_wq_set_callback_impl",
+							BTF_KIND_FUNC))->type;
+	T_EXPECT("param rule: struct bpf_prog_aux * is provided by type",
+		mkf_param_info(k, "bpf_wq_set_callback_impl", p, 3).by_type);
+	btf__free(k);
+}
+
+static void test_compat_rules(void)
+{
+	struct btf *a = btf__new_empty(), *b = btf__new_empty();
+	int a_int = btf__add_int(a, "int", 4, BTF_INT_SIGNED);
+	int a_long = btf__add_int(a, "long", 8, BTF_INT_SIGNED);
+	int a_fwd = btf__add_fwd(a, "s", BTF_FWD_STRUCT);
+	int a_fwdp = btf__add_ptr(a, a_fwd);
+	int a_enum = btf__add_enum(a, "e", 4);
+	int a_vptr = btf__add_ptr(a, 0);
+	int b_int = btf__add_int(b, "unsigned char", 1, 0);
+	int b_st = btf__add_struct(b, "other_name", 8);
+	int b_stp = btf__add_ptr(b, b_st);
+	int b_enum64 = btf__add_enum64(b, "e", 8, false);
+	int a_st = btf__add_struct(a, "s", 4);
+	int a_stp = btf__add_ptr(a, a_st);
+
+	T_EXPECT("compat: ints of any size", mkf_types_compat(a, a_int, b, b_int) == 1);
+	T_EXPECT("compat: int vs long", mkf_types_compat(a, a_long, b, b_int) == 1);
+	T_EXPECT("compat: struct names not compared below top level",
+		mkf_types_compat(a, a_stp, b, b_stp) == 1);
+	T_EXPECT("compat: declaration-only struct does not match a definition",
+		mkf_types_compat(a, a_fwdp, b, b_stp) == 0);
+	T_EXPECT("compat: enum vs enum64", mkf_types_compat(a, a_enum, b, b_enum64) == 1);
+	T_EXPECT("compat: void * vs struct *", mkf_types_compat(a, a_vptr, b, b_stp) == 0);
+	btf__free(a);
+	btf__free(b);
+}
+
+static void test_kernel_index(void)
+{
+	struct btf *vm = fx_kernel(FX_70), *mod = fx_module(vm, true);
+	struct btf *vm12 = fx_kernel(FX_612_DEB12);
+	struct mkf_kernel *k = mkf_kernel__new(vm), *k12 = mkf_kernel__new(vm12);
+	const struct mkf_kfunc *f;
+
+	mkf_kernel__add_module(k, "mkf_testmod", mod);
+	T_EXPECT("kernel index: tags found", mkf_kernel__has_kfunc_tags(k));
+	T_EXPECT("kernel index: no tags on Debian 12's 6.12", !mkf_kernel__has_kfunc_tags(k12));
+	f = mkf_kernel_find(k12, "vfs_read");
+	T_EXPECT("kernel index: without tags every FUNC is callable",
+		f && mkf_kfunc_callable(k12, f));
+	f = mkf_kernel_find(k, "bpf_wq_set_callback_impl");
+	T_EXPECT("kernel index: untagged FUNC is prototype-only when tags exist",
+		f && !mkf_kfunc_callable(k, f));
+	f = mkf_kernel_find(k, "mkf_testmod_magic");
+	T_EXPECT("kernel index: module FUNC found with its module",
+		f && mkf_kfunc_module(k, f) && !strcmp(mkf_kfunc_module(k, f), "mkf_testmod"));
+	T_EXPECT("kernel index: module count and name", mkf_kernel__module_cnt(k) == 1 &&
+		!strcmp(mkf_kernel__module_name(k, 0), "mkf_testmod"));
+	T_EXPECT("kernel index: add_module refuses BTF of another base",
+		mkf_kernel__add_module(k12, "x", mod) < 0);
+	T_EXPECT("kernel index: missing name", !mkf_kernel_find(k, "no_such_function"));
+	mkf_kernel__free(k);
+	mkf_kernel__free(k12);
+	btf__free(mod);
+	btf__free(vm);
+	btf__free(vm12);
+}
+
+int main(void)
+{
+	size_t i;
+	int rc;
+
+	t_quiet_library();
+	test_essential_names();
+	test_param_rules();
+	test_compat_rules();
+	test_kernel_index();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+
+	rc = t_done();
+	for (i = 0; i < FX_ERA_CNT; i++) {
+		mkf_kernel__free(kidx[i]);
+		mkf_kernel__free(kidx_mod[i]);
+		btf__free(modules[i]);
+		btf__free(kernels[i]);
+	}
+	return rc;
+}

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Rewrite tests: BPF objects compiled in the build, rewritten against
+ * fixture kernels, then checked at the ELF/BTF level and re-opened with
+ * libbpf (open only: nothing is ever loaded).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "magic_kfunc.h"
+#include "fixtures.h"
+#include "unit.h"
+
+#ifndef MKF_UNIT_BUILDDIR
+#define MKF_UNIT_BUILDDIR "tests/unit"
+#endif
+
+struct image {
+	void *buf;
+	size_t sz;
+};
+
+static int read_image(const char *base, struct image *img)
+{
+	char path[4096];
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_UNIT_BUILDDIR, base);
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	img->buf = malloc(n);
+	img->sz = (size_t)n;
+	if (!img->buf || fread(img->buf, 1, img->sz, f) != img->sz) {
+		fclose(f);
+		free(img->buf);
+		return -EIO;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* ---- ELF-level inspection of an image (libelf, read-only copy) ---- */
+
+struct elf_view {
+	void *copy;
+	Elf *elf;
+	Elf_Scn *symtab;
+	GElf_Shdr symtab_sh;
+	struct btf *btf;
+};
+
+static Elf_Scn *scn_by_name(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	elf_getshdrstrndx(elf, &shstrndx);
+	while ((scn = elf_nextscn(elf, scn))) {
+		gelf_getshdr(scn, &sh);
+		if (!strcmp(elf_strptr(elf, shstrndx, sh.sh_name), name))
+			return scn;
+	}
+	return NULL;
+}
+
+static int view_open(struct elf_view *v, const struct image *img)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+
+	memset(v, 0, sizeof(*v));
+	elf_version(EV_CURRENT);
+	v->copy = malloc(img->sz);
+	memcpy(v->copy, img->buf, img->sz);
+	v->elf = elf_memory(v->copy, img->sz);
+	if (!v->elf)
+		return -1;
+	while ((scn = elf_nextscn(v->elf, scn))) {
+		gelf_getshdr(scn, &v->symtab_sh);
+		if (v->symtab_sh.sh_type == SHT_SYMTAB) {
+			v->symtab = scn;
+			break;
+		}
+	}
+	scn = scn_by_name(v->elf, ".BTF");
+	d = scn ? elf_getdata(scn, NULL) : NULL;
+	v->btf = d ? btf__new(d->d_buf, d->d_size) : NULL;
+	return v->symtab && v->btf ? 0 : -1;
+}
+
+static void view_close(struct elf_view *v)
+{
+	btf__free(v->btf);
+	if (v->elf)
+		elf_end(v->elf);
+	free(v->copy);
+}
+
+/* Index of the undefined symbol with that name, -1 if none. */
+static long find_und_sym(struct elf_view *v, const char *name)
+{
+	Elf_Data *d = elf_getdata(v->symtab, NULL);
+	size_t i, n = v->symtab_sh.sh_size / v->symtab_sh.sh_entsize;
+	GElf_Sym sym;
+
+	for (i = 0; i < n; i++) {
+		gelf_getsym(d, (int)i, &sym);
+		if (sym.st_shndx == SHN_UNDEF &&
+		    !strcmp(elf_strptr(v->elf, v->symtab_sh.sh_link, sym.st_name), name))
+			return (long)i;
+	}
+	return -1;
+}
+
+static const char *sym_name(struct elf_view *v, long idx)
+{
+	GElf_Sym sym;
+
+	gelf_getsym(elf_getdata(v->symtab, NULL), (int)idx, &sym);
+	return elf_strptr(v->elf, v->symtab_sh.sh_link, sym.st_name);
+}
+
+/* Whether any relocation refers to symbol idx. */
+static bool reloc_uses(struct elf_view *v, long idx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(v->elf, scn))) {
+		Elf_Data *d;
+		size_t k;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_REL)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rel r;
+
+			gelf_getrel(d, (int)k, &r);
+			if ((long)GELF_R_SYM(r.r_info) == idx)
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool section_bytes_equal(struct elf_view *a, struct elf_view *b, const char *name)
+{
+	Elf_Scn *sa = scn_by_name(a->elf, name), *sb = scn_by_name(b->elf, name);
+	Elf_Data *da, *db;
+
+	if (!sa || !sb)
+		return !sa && !sb;
+	da = elf_getdata(sa, NULL);
+	db = elf_getdata(sb, NULL);
+	return da->d_size == db->d_size && !memcmp(da->d_buf, db->d_buf, da->d_size);
+}
+
+static int func_id(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+}
+
+/* Bytes following struct btf_type for each kind. */
+static size_t extra_size(const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return btf_vlen(t) * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return btf_vlen(t) * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return btf_vlen(t) * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return btf_vlen(t) * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return btf_vlen(t) * sizeof(struct btf_var_secinfo);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Every type of the original keeps its id and content, except the FUNCs
+ * listed in changed (renamed / repointed externs). Strings compared by
+ * content at the original offsets, so line_info etc. stay valid too.
+ */
+static bool old_types_unchanged(const struct btf *a, const struct btf *b,
+				const int *changed, int nchanged, char *why, size_t wsz)
+{
+	__u32 id, n = btf__type_cnt(a);
+	int i;
+
+	if (btf__type_cnt(b) < n) {
+		snprintf(why, wsz, "types lost: %u -> %u", n, btf__type_cnt(b));
+		return false;
+	}
+	for (id = 1; id < n; id++) {
+		const struct btf_type *ta = btf__type_by_id(a, id), *tb = btf__type_by_id(b, id);
+		bool skip = false;
+
+		for (i = 0; i < nchanged; i++)
+			skip = skip || changed[i] == (int)id;
+		if (skip) {
+			if (!btf_is_func(tb)) {
+				snprintf(why, wsz, "[%u] no longer a FUNC", id);
+				return false;
+			}
+			continue;
+		}
+		if (ta->info != tb->info || ta->size != tb->size ||
+		    strcmp(btf__name_by_offset(a, ta->name_off), btf__name_by_offset(b, tb->name_off)) ||
+		    ta->name_off != tb->name_off ||
+		    memcmp(ta + 1, tb + 1, extra_size(ta))) {
+			snprintf(why, wsz, "type [%u] changed", id);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- What libbpf sees ---- */
+
+static bool same_libbpf_view(const struct image *x, const struct image *y, char *why, size_t wsz)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "cmp");
+	struct bpf_object *a = bpf_object__open_mem(x->buf, x->sz, &opts);
+	struct bpf_object *b = bpf_object__open_mem(y->buf, y->sz, &opts);
+	struct bpf_program *pa, *pb;
+	struct bpf_map *ma, *mb;
+	bool ok = a && b;
+
+	if (!ok)
+		snprintf(why, wsz, "open failed: original %s, rewritten %s", a ? "ok" : "failed",
+			 b ? "ok" : "failed");
+	for (pa = ok ? bpf_object__next_program(a, NULL) : NULL,
+	     pb = ok ? bpf_object__next_program(b, NULL) : NULL; ok && (pa || pb);
+	     pa = bpf_object__next_program(a, pa), pb = bpf_object__next_program(b, pb)) {
+		if (!pa || !pb || strcmp(bpf_program__name(pa), bpf_program__name(pb)) ||
+		    strcmp(bpf_program__section_name(pa), bpf_program__section_name(pb)) ||
+		    bpf_program__insn_cnt(pa) != bpf_program__insn_cnt(pb) ||
+		    memcmp(bpf_program__insns(pa), bpf_program__insns(pb),
+			   bpf_program__insn_cnt(pa) * sizeof(struct bpf_insn))) {
+			snprintf(why, wsz, "programs differ at '%s'", pa ? bpf_program__name(pa) : "?");
+			ok = false;
+		}
+	}
+	for (ma = ok ? bpf_object__next_map(a, NULL) : NULL,
+	     mb = ok ? bpf_object__next_map(b, NULL) : NULL; ok && (ma || mb);
+	     ma = bpf_object__next_map(a, ma), mb = bpf_object__next_map(b, mb)) {
+		if (!ma || !mb || strcmp(bpf_map__name(ma), bpf_map__name(mb)) ||
+		    bpf_map__type(ma) != bpf_map__type(mb) ||
+		    bpf_map__key_size(ma) != bpf_map__key_size(mb) ||
+		    bpf_map__value_size(ma) != bpf_map__value_size(mb) ||
+		    bpf_map__max_entries(ma) != bpf_map__max_entries(mb)) {
+			snprintf(why, wsz, "maps differ at '%s'", ma ? bpf_map__name(ma) : "?");
+			ok = false;
+		}
+	}
+	bpf_object__close(a);
+	bpf_object__close(b);
+	return ok;
+}
+
+/* ---- Cases ---- */
+
+struct expect {
+	const char *ext;		/* extern name in the object */
+	const char *kernel_name;	/* NULL: not bound */
+	enum mkf_proto_change change;
+	int delta;
+	const char *merged_into;	/* NULL: not merged */
+};
+
+struct wcase {
+	const char *name;
+	const char *object;
+	enum fx_era era;
+	size_t changes;
+	size_t unresolved;
+	struct expect ex[4];
+};
+
+static const struct wcase wcases[] = {
+	{ "wq-new on 6.16", "kf_wq_new", FX_616, 1, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
+		{ "bpf_stream_vprintk", NULL, 0, 0, NULL } } },
+	{ "wq-new on 6.12-deb12", "kf_wq_new", FX_612_DEB12, 1, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
+		{ "bpf_stream_vprintk", NULL, 0, 0, NULL } } },
+	{ "wq-new on 6.17", "kf_wq_new", FX_617, 2, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
+		{ "bpf_stream_vprintk", "bpf_stream_vprintk", MKF_PROTO_EXTEND, 1, NULL } } },
+	{ "wq-new on 6.18", "kf_wq_new", FX_618, 2, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
+		{ "bpf_stream_vprintk", "bpf_stream_vprintk_impl", MKF_PROTO_EXTEND, 1, NULL } } },
+	{ "wq-new on 7.0 (nothing to do)", "kf_wq_new", FX_70, 0, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback", MKF_PROTO_SAME, 0, NULL },
+		{ "bpf_stream_vprintk", "bpf_stream_vprintk", MKF_PROTO_SAME, 0, NULL } } },
+	{ "wq-old on 7.0", "kf_wq_old", FX_70, 1, 0, {
+		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback", MKF_PROTO_SHRINK, -1, NULL } } },
+	{ "wq-old on 6.16 (nothing to do)", "kf_wq_old", FX_616, 0, 0, {
+		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL } } },
+	{ "compat on 7.0 (merge into the short form)", "kf_compat", FX_70, 2, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback", MKF_PROTO_SAME, 0, NULL },
+		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback", MKF_PROTO_SHRINK, -1,
+		  "bpf_wq_set_callback" },
+		{ "bpf_stream_vprintk___v617", "bpf_stream_vprintk", MKF_PROTO_SHRINK, -1, NULL } } },
+	{ "compat on 6.16 (merge into _impl)", "kf_compat", FX_616, 1, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1,
+		  "bpf_wq_set_callback_impl" },
+		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL },
+		{ "bpf_stream_vprintk___v617", NULL, 0, 0, NULL } } },
+	{ "compat on 6.17 (flavor renamed)", "kf_compat", FX_617, 2, 0, {
+		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1,
+		  "bpf_wq_set_callback_impl" },
+		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL },
+		{ "bpf_stream_vprintk___v617", "bpf_stream_vprintk", MKF_PROTO_SAME, 0, NULL } } },
+	{ "list-new on 6.12-deb12 (refused, unresolved)", "kf_list", FX_612_DEB12, 0, 1, {
+		{ "bpf_list_push_back", NULL, 0, 0, NULL } } },
+	{ "list-new on 7.3", "kf_list", FX_73, 0, 0, {
+		{ "bpf_list_push_back", "bpf_list_push_back", MKF_PROTO_SAME, 0, NULL } } },
+};
+
+static bool check_plan(const struct wcase *c, const struct mkf_plan *plan, char *why, size_t wsz)
+{
+	size_t i;
+
+	if (mkf_plan__change_cnt(plan) != c->changes || mkf_plan__unresolved_cnt(plan) != c->unresolved) {
+		snprintf(why, wsz, "%zu changes, %zu unresolved", mkf_plan__change_cnt(plan),
+			 mkf_plan__unresolved_cnt(plan));
+		return false;
+	}
+	for (i = 0; i < 4 && c->ex[i].ext; i++) {
+		const struct expect *x = &c->ex[i];
+		const struct mkf_plan_entry *e = mkf_plan__find_entry(plan, x->ext);
+		const char *kn = e ? mkf_plan_entry__kernel_name(e) : NULL;
+		const char *mi = e ? mkf_plan_entry__merged_into(e) : NULL;
+
+		if (!e || !x->kernel_name != !kn || (kn && strcmp(kn, x->kernel_name)) ||
+		    (kn && (mkf_plan_entry__proto_change(e) != x->change ||
+			    mkf_plan_entry__param_delta(e) != x->delta)) ||
+		    !x->merged_into != !mi || (mi && strcmp(mi, x->merged_into))) {
+			snprintf(why, wsz, "extern '%s': %s", x->ext,
+				 e ? mkf_plan_entry__reason(e) : "missing");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ELF and BTF of the rewritten image against the original and the plan. */
+static bool check_image(const struct wcase *c, const struct image *orig, const struct image *out,
+			char *why, size_t wsz)
+{
+	struct elf_view a, b;
+	int changed[4], nchanged = 0;
+	bool ok = false;
+	size_t i;
+
+	if (view_open(&a, orig) || view_open(&b, out)) {
+		snprintf(why, wsz, "cannot read the images");
+		goto out;
+	}
+	for (i = 0; i < 4 && c->ex[i].ext; i++) {
+		const struct expect *x = &c->ex[i];
+		int id = func_id(a.btf, x->ext);
+		const struct btf_type *t = btf__type_by_id(b.btf, id);
+		const char *now = btf__name_by_offset(b.btf, t->name_off);
+		const char *want = x->kernel_name ? x->kernel_name : x->ext;
+		int vlen_a = btf_vlen(btf__type_by_id(a.btf, btf__type_by_id(a.btf, id)->type));
+		int vlen_b = btf_vlen(btf__type_by_id(b.btf, t->type));
+		long sym_old = find_und_sym(&a, x->ext);
+
+		changed[nchanged++] = id;
+		/* The extern's FUNC keeps its id, takes the kernel's name. */
+		if (strcmp(now, want)) {
+			snprintf(why, wsz, "FUNC [%d] is '%s', want '%s'", id, now, want);
+			goto out;
+		}
+		if (x->kernel_name && !x->merged_into && vlen_b != vlen_a + x->delta) {
+			snprintf(why, wsz, "'%s': %d params, want %d", want, vlen_b, vlen_a + x->delta);
+			goto out;
+		}
+		if (x->merged_into) {
+			/* Nameless symbol, no relocation left on it. */
+			if (*sym_name(&b, sym_old) || reloc_uses(&b, sym_old)) {
+				snprintf(why, wsz, "merged '%s' still named or referenced", x->ext);
+				goto out;
+			}
+		} else if (find_und_sym(&b, want) != sym_old) {
+			snprintf(why, wsz, "symbol %ld is not named '%s'", sym_old, want);
+			goto out;
+		}
+	}
+	if (!old_types_unchanged(a.btf, b.btf, changed, nchanged, why, wsz))
+		goto out;
+	if (!section_bytes_equal(&a, &b, ".BTF.ext")) {
+		snprintf(why, wsz, ".BTF.ext changed");
+		goto out;
+	}
+	ok = true;
+out:
+	view_close(&a);
+	view_close(&b);
+	return ok;
+}
+
+static void run_wcase(const struct wcase *c)
+{
+	struct btf *vm = fx_kernel(c->era);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct image orig = {}, out = {};
+	struct mkf_plan *plan = NULL;
+	char name[256], why[1024] = "";
+	int err;
+
+	snprintf(name, sizeof(name), "%s: object read", c->name);
+	err = read_image(c->object, &orig);
+	if (err) {
+		t_fail(name, "%s/%s.bpf.o: %s", MKF_UNIT_BUILDDIR, c->object, strerror(-err));
+		goto out;
+	}
+	plan = mkf_plan__compute(orig.buf, orig.sz, k, NULL);
+	snprintf(name, sizeof(name), "%s: plan", c->name);
+	if (!plan) {
+		t_fail(name, "mkf_plan__compute: %s", strerror(errno));
+		goto out;
+	}
+	if (!t_check(name, check_plan(c, plan, why, sizeof(why)), "%s", why))
+		goto out;
+
+	snprintf(name, sizeof(name), "%s: rewrite", c->name);
+	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &out.buf, &out.sz);
+	if (!t_check(name, !err && out.buf, "mkf_object__rewrite: %d", err))
+		goto out;
+	snprintf(name, sizeof(name), "%s: ELF/BTF as planned, old type ids and .BTF.ext unchanged",
+		 c->name);
+	t_check(name, check_image(c, &orig, &out, why, sizeof(why)), "%s", why);
+	snprintf(name, sizeof(name), "%s: libbpf opens it with the same programs, insns, maps",
+		 c->name);
+	t_check(name, same_libbpf_view(&orig, &out, why, sizeof(why)), "%s", why);
+out:
+	free(orig.buf);
+	free(out.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
+/* The plan of one object does not apply to another. */
+static void test_plan_mismatch(void)
+{
+	struct btf *vm = fx_kernel(FX_70);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct image a = {}, b = {};
+	struct mkf_plan *plan = NULL;
+	void *out = NULL;
+	size_t sz;
+	int err = 0;
+
+	if (read_image("kf_wq_new", &a) || read_image("kf_wq_old", &b)) {
+		t_fail("rewrite refuses a plan made for another object", "objects missing");
+		goto out;
+	}
+	plan = mkf_plan__compute(a.buf, a.sz, k, NULL);
+	err = mkf_object__rewrite(b.buf, b.sz, plan, &out, &sz);
+	t_check("rewrite refuses a plan made for another object",
+		err == -EINVAL && errno == EINVAL && !out, "got %d", err);
+out:
+	free(out);
+	free(a.buf);
+	free(b.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
+/* A renamed extern taking the name of one left alone is reported. */
+static void test_name_clash(void)
+{
+	struct btf *vm = fx_kernel(FX_70);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	const struct mkf_plan_entry *good = NULL, *bad = NULL;
+	struct mkf_plan *plan = NULL;
+	struct image img = {};
+
+	if (!read_image("kf_clash", &img))
+		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	if (plan) {
+		good = mkf_plan__find_entry(plan, "bpf_wq_set_callback___good");
+		bad = mkf_plan__find_entry(plan, "bpf_wq_set_callback");
+	}
+	t_check("name clash between a renamed and a left-alone extern is reported",
+		good && bad && mkf_plan_entry__decision(good) == MKF_DECISION_BIND &&
+		mkf_plan_entry__decision(bad) == MKF_DECISION_LEAVE_WEAK &&
+		mkf_plan_entry__libbpf_outcome(bad) == MKF_LIBBPF_INCOMPATIBLE &&
+		strstr(mkf_plan_entry__reason(bad), "name clash: extern 'bpf_wq_set_callback___good'"),
+		"%s", bad ? mkf_plan_entry__reason(bad) : "no plan");
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
+static void test_not_bpf(void)
+{
+	static const char junk[256] = "not an ELF object";
+	struct btf *vm = fx_kernel(FX_70);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct mkf_plan *plan = mkf_plan__compute(junk, sizeof(junk), k, NULL);
+
+	t_check("plan refuses a buffer that is not an ELF object", !plan && errno == EINVAL,
+		"errno %d", errno);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
+int main(void)
+{
+	size_t i;
+
+	t_quiet_library();
+	for (i = 0; i < sizeof(wcases) / sizeof(wcases[0]); i++)
+		run_wcase(&wcases[i]);
+	test_plan_mismatch();
+	test_name_clash();
+	test_not_bpf();
+	return t_done();
+}

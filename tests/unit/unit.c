@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "magic_kfunc.h"
+#include "unit.h"
+
+static int passed, failed, skipped;
+
+void t_ok(const char *name)
+{
+	passed++;
+	printf("ok   %s\n", name);
+	fflush(stdout);
+}
+
+static void vfail(const char *name, const char *fmt, va_list args)
+{
+	failed++;
+	printf("FAIL %s: ", name);
+	vprintf(fmt, args);
+	printf("\n");
+	fflush(stdout);
+}
+
+void t_fail(const char *name, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vfail(name, fmt, args);
+	va_end(args);
+}
+
+void t_skip(const char *name, const char *fmt, ...)
+{
+	const char *strict = getenv("MKF_STRICT");
+	char why[1024];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(why, sizeof(why), fmt, args);
+	va_end(args);
+	if (strict && !strcmp(strict, "1")) {
+		t_fail(name, "%s (skipped, but MKF_STRICT=1 makes a skip a failure)", why);
+		return;
+	}
+	skipped++;
+	printf("SKIP %s: %s\n", name, why);
+	fflush(stdout);
+	fprintf(stderr, "*** SKIPPED: %s: %s\n", name, why);
+}
+
+bool t_check(const char *name, bool cond, const char *fmt, ...)
+{
+	va_list args;
+
+	if (cond) {
+		t_ok(name);
+		return true;
+	}
+	va_start(args, fmt);
+	vfail(name, fmt, args);
+	va_end(args);
+	return false;
+}
+
+int t_done(void)
+{
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	if (failed)
+		return 1;
+	if (!passed && skipped)
+		return 77;
+	if (!passed) {
+		fprintf(stderr, "no test case ran\n");
+		return 1;
+	}
+	return 0;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+void t_quiet_library(void)
+{
+	if (!getenv("MKF_TEST_VERBOSE")) {
+		mkf_set_print(quiet_print);
+		libbpf_set_print(quiet_print);
+	}
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Reporting for the C unit tests, the same as tests/lib/testlib.sh:
+ * one line per case ("ok   name", "FAIL name: detail", "SKIP name: why"),
+ * then "N passed, N failed, N skipped". A skip says why, on stdout and
+ * loudly on stderr; with MKF_STRICT=1 a skip counts as a failure.
+ */
+#ifndef MKF_UNIT_H
+#define MKF_UNIT_H
+
+#include <stdbool.h>
+
+void t_ok(const char *name);
+__attribute__((format(printf, 2, 3)))
+void t_fail(const char *name, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void t_skip(const char *name, const char *fmt, ...);
+/* Pass if cond, else fail with the formatted detail. Returns cond. */
+__attribute__((format(printf, 3, 4)))
+bool t_check(const char *name, bool cond, const char *fmt, ...);
+/* Pass if cond, else fail quoting the condition. */
+#define T_EXPECT(name, cond) t_check((name), (cond), "expected: %s", #cond)
+/* Closing line; exit status for automake: 0, 1 on failure, 77 if all skipped. */
+int t_done(void);
+/* Silence the library's messages unless MKF_TEST_VERBOSE is set. */
+void t_quiet_library(void);
+
+#endif
