@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * A program written for Linux 7.x: the prog aux argument is implicit, so
+ * it calls bpf_wq_set_callback(wq, cb, flags) with three arguments.
+ */
+#include "wq.h"
+
+extern int bpf_wq_set_callback(struct bpf_wq *wq, wq_callback_fn callback_fn,
+			       unsigned int flags) __ksym;
+
+static int wq_new_cb(void *map, int *key, void *value)
+{
+	return wq_report(WQ_MARK_NEW);
+}
+
+SEC("syscall")
+int wq_new(void *ctx)
+{
+	struct bpf_wq *wq;
+	int err = 0;
+
+	wq = wq_prepare(&err);
+	if (!wq)
+		return err;
+	if (bpf_wq_set_callback(wq, wq_new_cb, 0))
+		return WQ_ERR_SET;
+	if (bpf_wq_start(wq, 0))
+		return WQ_ERR_START;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

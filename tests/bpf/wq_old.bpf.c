@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * A program written for Linux 6.10 - 6.19: it calls
+ * bpf_wq_set_callback_impl(wq, cb, flags, NULL), declared with the
+ * "void *" last parameter of those kernels.
+ */
+#include "wq_impl.h"
+
+static int wq_old_cb(void *map, int *key, void *value)
+{
+	return wq_report(WQ_MARK_OLD);
+}
+
+SEC("syscall")
+int wq_old(void *ctx)
+{
+	struct bpf_wq *wq;
+	int err = 0;
+
+	wq = wq_prepare(&err);
+	if (!wq)
+		return err;
+	if (bpf_wq_set_callback_impl(wq, wq_old_cb, 0, NULL))
+		return WQ_ERR_SET;
+	if (bpf_wq_start(wq, 0))
+		return WQ_ERR_START;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * mkf-bpftest: a guest runner for declarative BPF load-and-run cases.
+ * One case names a BPF object and one of its programs, and what must
+ * happen: the load succeeds and a test run returns a value and makes an
+ * asynchronous callback write a map, or the load fails with a given error
+ * and message.
+ */
+#ifndef MKF_BPFTEST_H
+#define MKF_BPFTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct bpf_object;
+
+/* How many --expect-fail (or --expect-libbpf) one case may give. */
+#define BT_MAX_MSGS 4
+
+struct bt_case {
+	const char *obj;	/* path of the BPF object file */
+	const char *prog;	/* the one program of the object to load */
+	char label[128];	/* how the case is named in the report */
+
+	/* Load must succeed (none of the expect_* below is set). */
+	bool run;		/* BPF_PROG_TEST_RUN once after loading */
+	bool check_retval;
+	__u32 retval;
+	const char *wait_map;	/* poll this map after the run... */
+	__u32 wait_key;		/* ...until this key... */
+	__u64 wait_value;	/* ...holds this value */
+
+	/* Load must fail. */
+	bool expect_fail;
+	const char *verifier_msg[BT_MAX_MSGS];	/* substrings of the verifier log */
+	const char *libbpf_msg[BT_MAX_MSGS];	/* substrings of libbpf's messages */
+	int err;			/* the error bpf_object__load returns (> 0), or 0 */
+};
+
+/* Options that apply to every case. */
+struct bt_opts {
+	bool verbose;		/* libbpf debug output and every verifier log */
+	unsigned int wait_ms;	/* how long --wait-map polls */
+};
+
+/* args.c: turn the command line into cases; exits with usage on error. */
+int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases);
+
+/* open.c: the only place objects are opened (NULL with errno set). */
+struct bpf_object *bt_open_object(const char *path);
+
+/* logs.c: libbpf's messages, kept per case and shown when they matter. */
+void bt_logs_install(bool verbose);
+void bt_logs_reset(void);
+const char *bt_logs_text(void);
+/* Print TEXT indented under a title, keeping its last MAX_LINES lines. */
+void bt_print_indented(const char *title, const char *text, int max_lines);
+
+/* errname.c: "ESRCH" for ESRCH, and back (0 when unknown). */
+const char *bt_errname(int err);
+int bt_errnum(const char *name);
+
+/* taint.c: /proc/sys/kernel/tainted (~0 if unreadable), and the kernel log. */
+unsigned long bt_taint(void);
+void bt_print_kernel_log(int max_lines);
+
+/* run.c: run one case, reporting one ok/FAIL line per check. */
+void bt_run_case(const struct bt_case *c, const struct bt_opts *opts);
+
+#endif

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * One case: open the object, load only the named program with its
+ * verifier log captured, then check what the case declares. Every
+ * declared check prints exactly one ok/FAIL line whatever happens, so a
+ * report always has the same number of lines and a lost check shows.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpftest.h"
+#include "guest.h"
+
+/* Enough for the level-1 log of any test program; a full log fails the load. */
+static char vlog[1 << 20];
+
+static void show_logs(void)
+{
+	bt_print_indented("verifier log", vlog, 60);
+	bt_print_indented("libbpf messages", bt_logs_text(), 30);
+}
+
+/* Nothing could be checked: fail each declared check once, saying why. */
+static void fail_all(const struct bt_case *c, const char *why)
+{
+	int i;
+
+	if (c->expect_fail) {
+		guest_fail("%s: load refused: not reached (%s)", c->label, why);
+		for (i = 0; i < BT_MAX_MSGS && c->verifier_msg[i]; i++)
+			guest_fail("%s: verifier log has \"%s\": not reached (%s)", c->label,
+				   c->verifier_msg[i], why);
+		for (i = 0; i < BT_MAX_MSGS && c->libbpf_msg[i]; i++)
+			guest_fail("%s: libbpf said \"%s\": not reached (%s)", c->label,
+				   c->libbpf_msg[i], why);
+		return;
+	}
+	guest_fail("%s: loads: not reached (%s)", c->label, why);
+	if (c->check_retval)
+		guest_fail("%s: test run: not reached (%s)", c->label, why);
+	if (c->wait_map)
+		guest_fail("%s: %s[%u]: not reached (%s)", c->label, c->wait_map, c->wait_key, why);
+}
+
+static void check_refused(const struct bt_case *c, int err)
+{
+	bool bad = false;
+	int i;
+
+	if (!err) {
+		bad = true;
+		guest_fail("%s: load refused: it loaded", c->label);
+	} else if (c->err) {
+		bad = err != c->err;
+		guest_check(!bad, "%s: load refused with -%s (want -%s)", c->label,
+			    bt_errname(err), bt_errname(c->err));
+	} else {
+		guest_ok("%s: load refused with -%s", c->label, bt_errname(err));
+	}
+
+	for (i = 0; i < BT_MAX_MSGS && c->verifier_msg[i]; i++) {
+		bool has = strstr(vlog, c->verifier_msg[i]);
+
+		bad |= !has;
+		guest_check(has, "%s: verifier log has \"%s\"", c->label, c->verifier_msg[i]);
+	}
+	for (i = 0; i < BT_MAX_MSGS && c->libbpf_msg[i]; i++) {
+		bool has = strstr(bt_logs_text(), c->libbpf_msg[i]);
+
+		bad |= !has;
+		guest_check(has, "%s: libbpf said \"%s\"", c->label, c->libbpf_msg[i]);
+	}
+	if (bad)
+		show_logs();
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static bool is_percpu(enum bpf_map_type t)
+{
+	return t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH || t == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+}
+
+/* Poll MAP[KEY] until it holds the value: the callback runs asynchronously. */
+static void check_map(const struct bt_case *c, struct bpf_object *obj, const struct bt_opts *o)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, c->wait_map);
+	long long start = now_ms(), waited;
+	__u64 got = 0;
+	__u32 size;
+	int fd;
+
+	if (!map) {
+		guest_fail("%s: %s[%u]: no such map in %s", c->label, c->wait_map, c->wait_key, c->obj);
+		return;
+	}
+	size = bpf_map__value_size(map);
+	/* A per-CPU map would copy one value per CPU into the 8 bytes below. */
+	if (bpf_map__key_size(map) != sizeof(c->wait_key) || (size != 4 && size != 8) ||
+	    is_percpu(bpf_map__type(map))) {
+		guest_fail("%s: %s[%u]: want a map with 4-byte keys and 4- or 8-byte values, "
+			   "not per-CPU", c->label, c->wait_map, c->wait_key);
+		return;
+	}
+	fd = bpf_map__fd(map);
+	for (;;) {
+		__u64 v = 0;	/* a 4-byte value lands in the low half (x86 is little-endian) */
+
+		if (bpf_map_lookup_elem(fd, &c->wait_key, &v)) {
+			guest_fail("%s: %s[%u]: lookup failed: %s", c->label, c->wait_map, c->wait_key,
+				   strerror(errno));
+			return;
+		}
+		got = v;
+		waited = now_ms() - start;
+		if (got == c->wait_value || waited >= o->wait_ms)
+			break;
+		usleep(10000);
+	}
+	guest_check(got == c->wait_value, "%s: %s[%u] = %#llx after %lld ms (want %#llx)", c->label,
+		    c->wait_map, c->wait_key, (unsigned long long)got, waited,
+		    (unsigned long long)c->wait_value);
+}
+
+/* Program types that BPF_PROG_TEST_RUN only runs on a packet. */
+static bool wants_packet(enum bpf_prog_type t)
+{
+	return t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT ||
+	       t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_SOCKET_FILTER ||
+	       t == BPF_PROG_TYPE_CGROUP_SKB;
+}
+
+static void check_loaded(const struct bt_case *c, struct bpf_object *obj,
+			 struct bpf_program *prog, int err, const struct bt_opts *o)
+{
+	static const unsigned char packet[64];	/* an Ethernet frame of zeroes */
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	int rerr;
+
+	guest_check(!err, "%s: loads%s%s", c->label, err ? ": refused with -" : "",
+		    err ? bt_errname(err) : "");
+	if (err) {
+		show_logs();
+		if (c->check_retval)
+			guest_fail("%s: test run: not reached (load failed)", c->label);
+		if (c->wait_map)
+			guest_fail("%s: %s[%u]: not reached (load failed)", c->label, c->wait_map,
+				   c->wait_key);
+		return;
+	}
+	if (!c->run)
+		return;
+
+	if (wants_packet(bpf_program__type(prog))) {
+		run.data_in = packet;
+		run.data_size_in = sizeof(packet);
+	}
+	rerr = bpf_prog_test_run_opts(bpf_program__fd(prog), &run) ? errno : 0;
+	if (c->check_retval) {
+		if (rerr)
+			guest_fail("%s: test run failed: %s", c->label, strerror(rerr));
+		else
+			guest_check(run.retval == c->retval, "%s: test run returns %d (want %d)",
+				    c->label, (int)run.retval, (int)c->retval);
+	}
+	if (c->wait_map) {
+		if (rerr)
+			guest_fail("%s: %s[%u]: not reached (test run failed: %s)", c->label,
+				   c->wait_map, c->wait_key, strerror(rerr));
+		else
+			check_map(c, obj, o);
+	}
+}
+
+void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
+{
+	struct bpf_program *prog, *p;
+	struct bpf_object *obj;
+	char why[256];
+	int err;
+
+	bt_logs_reset();
+	vlog[0] = '\0';
+	obj = bt_open_object(c->obj);
+	if (!obj) {
+		snprintf(why, sizeof(why), "cannot open %s: %s", c->obj, strerror(errno));
+		fail_all(c, why);
+		bt_print_indented("libbpf messages", bt_logs_text(), 30);
+		return;
+	}
+	prog = bpf_object__find_program_by_name(obj, c->prog);
+	if (!prog) {
+		snprintf(why, sizeof(why), "no program '%s' in %s", c->prog, c->obj);
+		fail_all(c, why);
+		bpf_object__close(obj);
+		return;
+	}
+	/* One program per load, so a verifier message belongs to this case. */
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, p == prog);
+	bpf_program__set_log_buf(prog, vlog, sizeof(vlog));
+	bpf_program__set_log_level(prog, 1);
+
+	err = -bpf_object__load(obj);
+	if (c->expect_fail)
+		check_refused(c, err);
+	else
+		check_loaded(c, obj, prog, err, o);
+	if (o->verbose)
+		show_logs();
+	bpf_object__close(obj);
+}

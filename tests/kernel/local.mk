@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# Verifier tests in QEMU guests: the generic guest runner mkf-bpftest and
+# the per-kernel expectations for the bpf_wq programs of tests/bpf/.
+
+EXTRA_DIST += tests/kernel/wq-test
+
+if VM_TESTS
+# Built by "make" (not only "make check") so that a test script can be run
+# by hand right after building.
+noinst_PROGRAMS += tests/kernel/mkf-bpftest
+tests_kernel_mkf_bpftest_SOURCES = tests/kernel/bpftest/main.c \
+	tests/kernel/bpftest/args.c tests/kernel/bpftest/run.c \
+	tests/kernel/bpftest/open.c tests/kernel/bpftest/logs.c \
+	tests/kernel/bpftest/errname.c tests/kernel/bpftest/taint.c \
+	tests/kernel/bpftest/bpftest.h \
+	$(GUEST_COMMON)
+tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
+tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
+tests_kernel_mkf_bpftest_LDADD = $(GUEST_LIBS)
+
+TESTS += tests/kernel/wq-test
+endif
