@@ -14,9 +14,10 @@ tests_kernel_mkf_bpftest_SOURCES = tests/kernel/bpftest/main.c \
 	tests/kernel/bpftest/errname.c tests/kernel/bpftest/taint.c \
 	tests/kernel/bpftest/bpftest.h \
 	$(GUEST_COMMON)
-tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
+tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest \
+	-I$(top_srcdir)/libmagic-kfunc
 tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
-tests_kernel_mkf_bpftest_LDADD = $(GUEST_LIBS)
+tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
 TESTS += tests/kernel/wq-test
 endif

@@ -16,6 +16,7 @@ static const char usage_text[] =
 	"  CASE is OBJ PROG followed by what must happen; the next bare word\n"
 	"  starts the next case. Only PROG of OBJ is loaded.\n"
 	"  --name LABEL              name of the case in the report (default OBJ:PROG)\n"
+	"  --mkf                     open OBJ through libmagic-kfunc (default: plain libbpf)\n"
 	"  --retval N                the load succeeds and one test run returns N\n"
 	"  --wait-map MAP KEY VALUE  the load succeeds, the program runs once, and\n"
 	"                            MAP[KEY] holds VALUE within the wait (for callbacks)\n"
@@ -78,9 +79,10 @@ static void finish_case(struct bt_case *c)
 	base = base ? base + 1 : c->obj;
 	len = strcspn(base, ".");
 	if (strlen(c->prog) == len && !strncmp(base, c->prog, len))
-		snprintf(c->label, sizeof(c->label), "%s", c->prog);
+		snprintf(c->label, sizeof(c->label), "%s%s", c->mkf ? "mkf " : "", c->prog);
 	else
-		snprintf(c->label, sizeof(c->label), "%.*s:%s", (int)len, base, c->prog);
+		snprintf(c->label, sizeof(c->label), "%s%.*s:%s", c->mkf ? "mkf " : "", (int)len,
+			 base, c->prog);
 }
 
 int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases)
@@ -121,7 +123,9 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 		}
 		if (!c->prog)
 			usage("a case needs OBJ PROG before its options", a);
-		if (!strcmp(a, "--name")) {
+		if (!strcmp(a, "--mkf")) {
+			c->mkf = true;
+		} else if (!strcmp(a, "--name")) {
 			snprintf(c->label, sizeof(c->label), "%s", value_of(argc, argv, &i));
 		} else if (!strcmp(a, "--retval")) {
 			const char *v = value_of(argc, argv, &i);

@@ -22,6 +22,7 @@ struct bt_case {
 	const char *obj;	/* path of the BPF object file */
 	const char *prog;	/* the one program of the object to load */
 	char label[128];	/* how the case is named in the report */
+	bool mkf;		/* open through libmagic-kfunc, not plain libbpf */
 
 	/* Load must succeed (none of the expect_* below is set). */
 	bool run;		/* BPF_PROG_TEST_RUN once after loading */
@@ -47,8 +48,12 @@ struct bt_opts {
 /* args.c: turn the command line into cases; exits with usage on error. */
 int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases);
 
-/* open.c: the only place objects are opened (NULL with errno set). */
-struct bpf_object *bt_open_object(const char *path);
+/*
+ * open.c: the only place objects are opened (NULL with errno set):
+ * with plain libbpf, or through libmagic-kfunc for the running kernel,
+ * printing the library's decision for each kfunc extern.
+ */
+struct bpf_object *bt_open_object(const struct bt_case *c);
 
 /* logs.c: libbpf's messages, kept per case and shown when they matter. */
 void bt_logs_install(bool verbose);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
+#include "magic_kfunc.h"
+
 #include "bpftest.h"
 
 static char text[64 * 1024];
@@ -43,6 +45,7 @@ void bt_logs_install(bool v)
 {
 	verbose = v;
 	libbpf_set_print(capture);
+	mkf_set_print(capture);
 }
 
 void bt_logs_reset(void)

@@ -1,14 +1,62 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Opening a BPF object. Kept apart so that a runner option can later
- * route every case through libmagic-kfunc instead of plain libbpf.
+ * Opening a BPF object: with plain libbpf, or through libmagic-kfunc,
+ * which rewrites the object's kfunc externs for the running kernel
+ * (its BTF in /sys/kernel/btf) before libbpf sees it.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <bpf/libbpf.h>
 
+#include "magic_kfunc.h"
 #include "bpftest.h"
 
-struct bpf_object *bt_open_object(const char *path)
+static const char *change_name(const struct mkf_plan_entry *e)
 {
+	switch (mkf_plan_entry__proto_change(e)) {
+	case MKF_PROTO_EXTEND:
+		return "extended";
+	case MKF_PROTO_SHRINK:
+		return "shrunk";
+	default:
+		return "same prototype";
+	}
+}
+
+/* One line per kfunc extern, so a guest log shows what was decided. */
+static void print_plan(const struct bt_case *c, const struct mkf_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < mkf_plan__entry_cnt(plan); i++) {
+		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
+
+		if (mkf_plan_entry__decision(e) == MKF_DECISION_BIND)
+			printf("# %s: %s -> %s (rule %d, %s)\n", c->label, mkf_plan_entry__name(e),
+			       mkf_plan_entry__kernel_name(e), mkf_plan_entry__rule(e),
+			       change_name(e));
+		else
+			printf("# %s: %s left alone: %s\n", c->label, mkf_plan_entry__name(e),
+			       mkf_plan_entry__reason(e));
+	}
+}
+
+struct bpf_object *bt_open_object(const struct bt_case *c)
+{
+	struct mkf_plan *plan = NULL;
+	struct bpf_object *obj;
+	int err;
+
 	/* libbpf >= 1.0 returns NULL and sets errno on failure. */
-	return bpf_object__open_file(path, NULL);
+	if (!c->mkf)
+		return bpf_object__open_file(c->obj, NULL);
+
+	MKF_OPTS(mkf_open_opts, mopts, .plan = &plan);
+	obj = mkf_object__open_file(c->obj, NULL, &mopts);
+	err = errno;
+	if (plan)
+		print_plan(c, plan);
+	mkf_plan__free(plan);
+	errno = err;
+	return obj;
 }

@@ -193,7 +193,7 @@ void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
 
 	bt_logs_reset();
 	vlog[0] = '\0';
-	obj = bt_open_object(c->obj);
+	obj = bt_open_object(c);
 	if (!obj) {
 		snprintf(why, sizeof(why), "cannot open %s: %s", c->obj, strerror(errno));
 		fail_all(c, why);
