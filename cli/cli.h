@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * magic-kfunc command line tool: state shared by the option parser
+ * (main.c) and the commands (explain.c, rewrite.c, list.c, matrix.c).
+ */
+#ifndef MKF_CLI_H
+#define MKF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json.h"
+
+/* Exit codes: documented in magic-kfunc.8 (EXIT STATUS). */
+enum {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,		/* I/O, unreadable object or kernel BTF */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_UNRESOLVED = 3,	/* a strong kfunc extern fits nothing */
+};
+
+struct cli {
+	/* Global options. */
+	bool json;
+	bool pretty;
+	bool debug;
+
+	/* Kernel selection (explain, rewrite, list; matrix: columns). */
+	const char **btf;
+	size_t btf_cnt;
+	const char **module_btf;
+	size_t module_btf_cnt;
+	const char **kernel_dir;
+	size_t kernel_dir_cnt;
+
+	/* rewrite */
+	const char *output;
+	bool in_place;
+	bool allow_unresolved;
+
+	/* Arguments after the command word. */
+	char **argv;
+	int argc;
+
+	/*
+	 * Where reports go. In JSON mode a memory stream, copied to stdout
+	 * only on success, so that an error leaves nothing on stdout but
+	 * {"error": ...}.
+	 */
+	FILE *out;
+	struct json_writer *jw;		/* NULL unless JSON mode */
+
+	/* Set by cli_error(); printed by main(). */
+	char *error;
+};
+
+/* Record the error message (first one wins) and return EXIT_ERROR. */
+int cli_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same, returning EXIT_USAGE. */
+int cli_usage_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int cmd_explain(struct cli *cli);
+int cmd_rewrite(struct cli *cli);
+int cmd_list(struct cli *cli);
+int cmd_matrix(struct cli *cli);
+
+#endif

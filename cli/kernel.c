@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Kernel selection common to the commands (see kernel.h). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "log.h"
+
+struct mkf_kernel *cli_kernel_load(struct cli *cli)
+{
+	const char *vmlinux = cli->btf_cnt ? cli->btf[0] : NULL;
+	struct mkf_kernel *k;
+	const char *why;
+	int err;
+
+	/*
+	 * Module files on top of the running kernel's vmlinux: the library
+	 * takes module paths only with an explicit vmlinux path.
+	 */
+	if (!vmlinux && cli->module_btf_cnt)
+		vmlinux = RUNNING_BTF_DIR "/vmlinux";
+	MKF_OPTS(mkf_kernel_opts, opts,
+		 .vmlinux_path = vmlinux,
+		 .module_paths = cli->module_btf,
+		 .module_cnt = cli->module_btf_cnt,
+	);
+
+	cli_log_capture_begin();
+	k = mkf_kernel__load(&opts);
+	err = errno;
+	why = cli_log_capture_end();
+	if (!k) {
+		cli_error(cli, "cannot load the kernel's BTF (%s): %s",
+			  vmlinux ? vmlinux : RUNNING_BTF_DIR, *why ? why : strerror(err));
+		return NULL;
+	}
+	/* Warnings of a load that worked (a module that vanished) still matter. */
+	if (*why)
+		fprintf(stderr, "warning: %s\n", why);
+	return k;
+}
+
+struct mkf_kernel *cli_kernel_load_spec(struct cli *cli, const struct kernel_spec *spec)
+{
+	struct mkf_kernel *k;
+	const char *why;
+	int err;
+
+	MKF_OPTS(mkf_kernel_opts, opts, .vmlinux_path = spec->btf);
+	cli_log_capture_begin();
+	k = mkf_kernel__load(&opts);
+	err = errno;
+	why = cli_log_capture_end();
+	if (!k)
+		cli_error(cli, "kernel %s: cannot load its BTF (%s): %s", spec->label, spec->btf,
+			  *why ? why : strerror(err));
+	return k;
+}
+
+/* "7.3" for ".../7.3/vmlinux.btf", else the file's base name. */
+static char *kernel_label(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dir;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	/* The harness cache and kernel trees name kernels by directory. */
+	if ((!strcmp(base, "vmlinux.btf") || !strcmp(base, "vmlinux")) && base > path + 1) {
+		dir = base - 1;
+		while (dir > path && dir[-1] != '/')
+			dir--;
+		len = (size_t)(base - 1 - dir);
+		if (len && strncmp(dir, ".", len) && strncmp(dir, "..", len))
+			return strndup(dir, len);
+	}
+	return strdup(base);
+}
+
+static int add_spec(struct kernel_spec **specs, size_t *cnt, const char *label_src,
+		    const char *btf)
+{
+	struct kernel_spec *s = realloc(*specs, (*cnt + 1) * sizeof(**specs));
+
+	if (!s)
+		return -ENOMEM;
+	*specs = s;
+	s[*cnt].btf = strdup(btf);
+	s[*cnt].label = label_src ? strdup(label_src) : kernel_label(btf);
+	if (!s[*cnt].btf || !s[*cnt].label) {
+		free(s[*cnt].btf);
+		free(s[*cnt].label);
+		return -ENOMEM;
+	}
+	(*cnt)++;
+	return 0;
+}
+
+/* "6.12-deb12" < "6.16" < "7.0": kernel ids sort like versions. */
+static int cmp_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int scan_dir(struct cli *cli, const char *dir, struct kernel_spec **specs, size_t *cnt)
+{
+	char **ids = NULL, **tmp, *path;
+	size_t n = 0, i;
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return cli_error(cli, "--kernel-dir %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		/* Only entries that hold a kernel's BTF: the cache has others. */
+		if (asprintf(&path, "%s/%s/vmlinux.btf", dir, de->d_name) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		if (access(path, R_OK)) {
+			free(path);
+			continue;
+		}
+		free(path);
+		tmp = realloc(ids, (n + 1) * sizeof(*ids));
+		if (!tmp) {
+			err = -ENOMEM;
+			break;
+		}
+		ids = tmp;
+		ids[n] = strdup(de->d_name);
+		if (!ids[n]) {
+			err = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (!err)
+		qsort(ids, n, sizeof(*ids), cmp_version);
+	for (i = 0; i < n && !err; i++) {
+		if (asprintf(&path, "%s/%s/vmlinux.btf", dir, ids[i]) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		err = add_spec(specs, cnt, ids[i], path);
+		free(path);
+	}
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	if (err)
+		return cli_error(cli, "--kernel-dir %s: %s", dir, strerror(-err));
+	if (!n)
+		return cli_error(cli, "--kernel-dir %s: no <id>/vmlinux.btf in it", dir);
+	return 0;
+}
+
+int cli_kernel_specs(struct cli *cli, struct kernel_spec **specs, size_t *cnt)
+{
+	size_t i;
+	int err;
+
+	*specs = NULL;
+	*cnt = 0;
+	for (i = 0; i < cli->btf_cnt; i++) {
+		if (add_spec(specs, cnt, NULL, cli->btf[i]))
+			return cli_error(cli, "%s", strerror(ENOMEM));
+	}
+	for (i = 0; i < cli->kernel_dir_cnt; i++) {
+		err = scan_dir(cli, cli->kernel_dir[i], specs, cnt);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void cli_kernel_specs_free(struct kernel_spec *specs, size_t cnt)
+{
+	size_t i;
+
+	for (i = 0; i < cnt; i++) {
+		free(specs[i].label);
+		free(specs[i].btf);
+	}
+	free(specs);
+}
+
+const char *cli_kernel_source(const struct cli *cli)
+{
+	if (cli->btf_cnt)
+		return cli->btf[0];
+	return "running kernel (" RUNNING_BTF_DIR ")";
+}
+
+void cli_kernel_json(struct cli *cli, const struct mkf_kernel *k)
+{
+	struct json_writer *jw = cli->jw;
+	size_t i;
+
+	jw_name(jw, "kernel");
+	jw_start_object(jw);
+	/* null: the running kernel, read from btf_dir. */
+	jw_string_field(jw, "btf", cli->btf_cnt ? cli->btf[0] : NULL);
+	if (!cli->btf_cnt)
+		jw_string_field(jw, "btf_dir", RUNNING_BTF_DIR);
+	jw_bool_field(jw, "kfunc_tags", mkf_kernel__has_kfunc_tags(k));
+	jw_name(jw, "modules");
+	jw_start_array(jw);
+	for (i = 0; i < mkf_kernel__module_cnt(k); i++)
+		jw_string(jw, mkf_kernel__module_name(k, i));
+	jw_end_array(jw);
+	jw_end_object(jw);
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * magic-kfunc [OPTIONS] { explain | rewrite | list | matrix | help } ...
+ *
+ * Option parsing and dispatch, in bpftool's grammar: commands may be
+ * abbreviated to an unambiguous prefix, options may come before or
+ * after the command, -j/-p switch every report and error to JSON.
+ */
+#define _GNU_SOURCE /* vasprintf */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <bpf/libbpf.h>
+#include <magic_kfunc.h>
+
+#include "cli.h"
+#include "cli/magic-kfunc.help.h"
+#include "log.h"
+
+/* Options without a short form. */
+enum {
+	OPT_BTF = 256,
+	OPT_MODULE_BTF,
+	OPT_KERNEL_DIR,
+	OPT_IN_PLACE,
+	OPT_ALLOW_UNRESOLVED,
+};
+
+/* Keep in step with the man page's OPTIONS (tests/cli checks). */
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "btf", required_argument, NULL, OPT_BTF },
+	{ "module-btf", required_argument, NULL, OPT_MODULE_BTF },
+	{ "kernel-dir", required_argument, NULL, OPT_KERNEL_DIR },
+	{ "output", required_argument, NULL, 'o' },
+	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+	{ "allow-unresolved", no_argument, NULL, OPT_ALLOW_UNRESOLVED },
+	{ NULL, 0, NULL, 0 },
+};
+/*
+ * '-': every non-option comes back in order as option 1, so options may
+ * follow the command whatever POSIXLY_CORRECT says. ':': a missing
+ * argument is reported as ':', and getopt prints nothing itself (JSON
+ * mode must own every byte of stdout and the wording of errors).
+ */
+static const char short_options[] = "-:jpdVho:";
+
+enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_HELP };
+
+/* In enum order: cmds[id].name is the command's name. */
+static const struct cmd {
+	const char *name;
+	enum cmd_id id;
+} cmds[] = {
+	{ "explain", CMD_EXPLAIN },
+	{ "rewrite", CMD_REWRITE },
+	{ "list", CMD_LIST },
+	{ "matrix", CMD_MATRIX },
+	{ "help", CMD_HELP },
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void set_error(struct cli *cli, const char *fmt, va_list args)
+{
+	/* The first error is the cause; later ones are consequences. */
+	if (cli->error)
+		return;
+	if (vasprintf(&cli->error, fmt, args) < 0)
+		cli->error = NULL;
+}
+
+int cli_error(struct cli *cli, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	set_error(cli, fmt, args);
+	va_end(args);
+	return EXIT_ERROR;
+}
+
+int cli_usage_error(struct cli *cli, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	set_error(cli, fmt, args);
+	va_end(args);
+	return EXIT_USAGE;
+}
+
+static int push(const char ***arr, size_t *cnt, const char *s)
+{
+	const char **a = realloc(*arr, (*cnt + 1) * sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	a[(*cnt)++] = s;
+	*arr = a;
+	return 0;
+}
+
+static void print_version(struct cli *cli)
+{
+	if (cli->jw) {
+		jw_start_object(cli->jw);
+		jw_string_field(cli->jw, "version", PACKAGE_VERSION);
+		jw_string_field(cli->jw, "libmagic_kfunc", mkf_version_string());
+		jw_string_field(cli->jw, "libbpf", libbpf_version_string());
+		jw_end_object(cli->jw);
+		return;
+	}
+	fprintf(cli->out, "magic-kfunc %s (libmagic-kfunc %s, libbpf %s)\n", PACKAGE_VERSION,
+		mkf_version_string(), libbpf_version_string());
+}
+
+/* Exact name, else the only command the word is a prefix of. */
+static int find_cmd(struct cli *cli, const char *word, enum cmd_id *id)
+{
+	size_t i, len = strlen(word), hits = 0;
+	char names[128] = "";
+
+	for (i = 0; i < NCMDS; i++) {
+		if (!strcmp(word, cmds[i].name)) {
+			*id = cmds[i].id;
+			return 0;
+		}
+		if (!strncmp(word, cmds[i].name, len)) {
+			*id = cmds[i].id;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 hits++ ? ", " : "", cmds[i].name);
+		}
+	}
+	if (hits == 1)
+		return 0;
+	if (hits)
+		return cli_usage_error(cli, "ambiguous command '%s': could be %s", word, names);
+	return cli_usage_error(cli, "unknown command '%s' (try 'magic-kfunc help')", word);
+}
+
+/* Options that only one command takes, and argument counts. */
+static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
+{
+	bool single_kernel = id == CMD_EXPLAIN || id == CMD_REWRITE || id == CMD_LIST;
+
+	if (id != CMD_REWRITE && (cli->output || cli->in_place || cli->allow_unresolved))
+		return cli_usage_error(cli, "%s: -o, --in-place and --allow-unresolved are for "
+				       "rewrite", name);
+	if (id != CMD_MATRIX && cli->kernel_dir_cnt)
+		return cli_usage_error(cli, "%s: --kernel-dir is for matrix", name);
+	if (single_kernel && cli->btf_cnt > 1)
+		return cli_usage_error(cli, "%s: one --btf only (several are for matrix)", name);
+	switch (id) {
+	case CMD_EXPLAIN:
+		if (cli->argc < 1)
+			return cli_usage_error(cli, "explain: which object? explain OBJ...");
+		break;
+	case CMD_REWRITE:
+		if (cli->argc != 1)
+			return cli_usage_error(cli, "rewrite: one object: rewrite OBJ {-o OUT | --in-place}");
+		if (!cli->output == !cli->in_place)
+			return cli_usage_error(cli, "rewrite: give either -o OUT or --in-place");
+		break;
+	case CMD_LIST:
+		if (cli->argc)
+			return cli_usage_error(cli, "list: unexpected argument '%s'", cli->argv[0]);
+		break;
+	case CMD_MATRIX:
+		if (cli->argc < 1)
+			return cli_usage_error(cli, "matrix: which objects? matrix OBJ... --btf FILE...");
+		if (!cli->btf_cnt && !cli->kernel_dir_cnt)
+			return cli_usage_error(cli, "matrix: which kernels? give --btf FILE or "
+					       "--kernel-dir DIR");
+		if (cli->module_btf_cnt)
+			return cli_usage_error(cli, "matrix: --module-btf is not supported");
+		break;
+	case CMD_HELP:
+		break;
+	}
+	return 0;
+}
+
+/* Parse argv into cli and words; 0 or an exit code (the CLI error set). */
+static int parse_args(struct cli *cli, int argc, char **argv, const char ***words,
+		      size_t *word_cnt, bool *help, bool *version)
+{
+	int c, ret = 0;
+	bool enomem = false;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			enomem |= push(words, word_cnt, optarg) != 0;
+			break;
+		case 'j': cli->json = true; break;
+		case 'p': cli->json = cli->pretty = true; break;
+		case 'd': cli->debug = true; break;
+		case 'V': *version = true; break;
+		case 'h': *help = true; break;
+		case 'o': cli->output = optarg; break;
+		case OPT_BTF: enomem |= push(&cli->btf, &cli->btf_cnt, optarg) != 0; break;
+		case OPT_MODULE_BTF:
+			enomem |= push(&cli->module_btf, &cli->module_btf_cnt, optarg) != 0;
+			break;
+		case OPT_KERNEL_DIR:
+			enomem |= push(&cli->kernel_dir, &cli->kernel_dir_cnt, optarg) != 0;
+			break;
+		case OPT_IN_PLACE: cli->in_place = true; break;
+		case OPT_ALLOW_UNRESOLVED: cli->allow_unresolved = true; break;
+		case ':':
+			/* Keep parsing: a later -j still decides the error's form. */
+			ret = cli_usage_error(cli, "option '%s' needs an argument", argv[optind - 1]);
+			break;
+		default:
+			/* getopt names a bad short option in optopt, a long one not at all. */
+			if (optopt && strncmp(argv[optind - 1], "--", 2))
+				ret = cli_usage_error(cli, "unknown option '-%c'", optopt);
+			else
+				ret = cli_usage_error(cli, "unknown or ambiguous option '%s'",
+						      argv[optind - 1]);
+			break;
+		}
+	}
+	/* After "--": the rest are words, even if they start with '-'. */
+	for (; optind < argc; optind++)
+		enomem |= push(words, word_cnt, argv[optind]) != 0;
+	if (enomem)
+		return cli_error(cli, "%s", strerror(ENOMEM));
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = {};
+	const char **words = NULL, *env;
+	size_t word_cnt = 0;
+	bool help = false, version = false;
+	char *buf = NULL;
+	size_t buf_len = 0;
+	enum cmd_id id = CMD_HELP;
+	int ret;
+
+	ret = parse_args(&cli, argc, argv, &words, &word_cnt, &help, &version);
+	env = getenv("MKF_LOG_LEVEL");
+	if (env && (!strcasecmp(env, "debug") || !strcmp(env, "2")))
+		cli.debug = true;
+	cli_log_init(cli.debug);
+
+	/*
+	 * JSON goes to memory first: only a complete document reaches
+	 * stdout, and an error replaces it with {"error": ...}.
+	 */
+	cli.out = cli.json ? open_memstream(&buf, &buf_len) : stdout;
+	if (!cli.out) {
+		cli.out = stdout;
+		cli.json = false;
+		ret = cli_error(&cli, "%s", strerror(errno));
+	}
+	if (cli.json) {
+		cli.jw = jw_new(cli.out, cli.pretty);
+		if (!cli.jw)
+			ret = cli_error(&cli, "%s", strerror(ENOMEM));
+	}
+
+	if (ret) {
+		/* parse error */
+	} else if (help) {
+		fputs(help_text, stdout);
+	} else if (version) {
+		print_version(&cli);
+	} else if (!word_cnt) {
+		ret = cli_usage_error(&cli, "no command given (try 'magic-kfunc help')");
+	} else {
+		ret = find_cmd(&cli, words[0], &id);
+		cli.argv = (char **)words + 1;
+		cli.argc = (int)word_cnt - 1;
+		/* bpftool's "CMD help" works too. */
+		if (!ret && cli.argc && !strcmp(cli.argv[0], "help"))
+			id = CMD_HELP;
+		if (!ret)
+			ret = check_usage(&cli, id, cmds[id].name);
+		if (ret) {
+			/* usage error */
+		} else if (id == CMD_HELP) {
+			fputs(help_text, stdout);
+		} else if (id == CMD_EXPLAIN) {
+			ret = cmd_explain(&cli);
+		} else if (id == CMD_REWRITE) {
+			ret = cmd_rewrite(&cli);
+		} else if (id == CMD_LIST) {
+			ret = cmd_list(&cli);
+		} else {
+			ret = cmd_matrix(&cli);
+		}
+	}
+
+	if (cli.json) {
+		/*
+		 * An error replaces the whole document. Exit status 3 alone is
+		 * not an error: explain's report is complete and is printed.
+		 */
+		bool failed = cli.error || (ret != EXIT_OK && ret != EXIT_UNRESOLVED);
+
+		jw_free(cli.jw);
+		fclose(cli.out);
+		if (failed) {
+			jw_write_error(stdout, cli.pretty, cli.error ? cli.error : strerror(EIO));
+		} else if (buf_len) {
+			fwrite(buf, 1, buf_len, stdout);
+			fputc('\n', stdout);
+		}
+		free(buf);
+	} else if (cli.error) {
+		fprintf(stderr, "magic-kfunc: %s\n", cli.error);
+	}
+
+	free(cli.error);
+	free(words);
+	free(cli.btf);
+	free(cli.module_btf);
+	free(cli.kernel_dir);
+	cli_log_fini();
+	if (fflush(stdout) || ferror(stdout))
+		return EXIT_ERROR;
+	return ret;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Plan computation and the words for its decisions (see report.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+#include "log.h"
+#include "report.h"
+
+int cli_object_read(struct cli *cli, const char *path, struct cli_object *obj)
+{
+	int err;
+
+	obj->path = path;
+	err = read_file(path, &obj->buf, &obj->sz);
+	if (err)
+		return cli_error(cli, "cannot read %s: %s", path, strerror(-err));
+	return 0;
+}
+
+void cli_object_free(struct cli_object *obj)
+{
+	free(obj->buf);
+	obj->buf = NULL;
+	obj->sz = 0;
+}
+
+struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
+			  const struct mkf_kernel *k, const char *kernel_label)
+{
+	MKF_OPTS(mkf_plan_opts, opts, .object_name = obj->path);
+	struct mkf_plan *plan;
+	const char *why;
+	int err;
+
+	cli_log_capture_begin();
+	plan = mkf_plan__compute(obj->buf, obj->sz, k, &opts);
+	err = errno;
+	why = cli_log_capture_end();
+	if (!plan) {
+		/* The library's own words say more than "Invalid argument". */
+		if (kernel_label)
+			cli_error(cli, "%s (kernel %s): %s", obj->path, kernel_label,
+				  *why ? why : strerror(err));
+		else
+			cli_error(cli, "%s: %s", obj->path, *why ? why : strerror(err));
+	}
+	return plan;
+}
+
+const char *decision_str(enum mkf_decision d)
+{
+	switch (d) {
+	case MKF_DECISION_BIND: return "bind";
+	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
+	case MKF_DECISION_UNRESOLVED: return "unresolved";
+	}
+	return "unknown";
+}
+
+const char *proto_change_str(enum mkf_proto_change c)
+{
+	switch (c) {
+	case MKF_PROTO_SAME: return "same";
+	case MKF_PROTO_EXTEND: return "extend";
+	case MKF_PROTO_SHRINK: return "shrink";
+	}
+	return "unknown";
+}
+
+const char *libbpf_str(enum mkf_libbpf_outcome o)
+{
+	switch (o) {
+	case MKF_LIBBPF_BINDS: return "binds";
+	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds-uncallable";
+	case MKF_LIBBPF_NOT_FOUND: return "not-found";
+	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	}
+	return "unknown";
+}
+
+const char *libbpf_words(enum mkf_libbpf_outcome o)
+{
+	switch (o) {
+	case MKF_LIBBPF_BINDS: return "binds";
+	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds proto-only";
+	case MKF_LIBBPF_NOT_FOUND: return "not found";
+	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	}
+	return "unknown";
+}
+
+void report_entry_json(struct json_writer *jw, const struct mkf_plan_entry *e)
+{
+	enum mkf_decision d = mkf_plan_entry__decision(e);
+
+	jw_start_object(jw);
+	jw_string_field(jw, "name", mkf_plan_entry__name(e));
+	jw_bool_field(jw, "weak", mkf_plan_entry__is_weak(e));
+	jw_string_field(jw, "decision", decision_str(d));
+	jw_int_field(jw, "rule", mkf_plan_entry__rule(e));
+	jw_string_field(jw, "kernel_name", mkf_plan_entry__kernel_name(e));
+	/* null with a bound extern means vmlinux. */
+	jw_string_field(jw, "module", mkf_plan_entry__module(e));
+	jw_string_field(jw, "proto_change", proto_change_str(mkf_plan_entry__proto_change(e)));
+	jw_int_field(jw, "param_delta", mkf_plan_entry__param_delta(e));
+	jw_string_field(jw, "merged_into", mkf_plan_entry__merged_into(e));
+	jw_bool_field(jw, "refused", mkf_plan_entry__refused(e));
+	jw_string_field(jw, "libbpf", libbpf_str(mkf_plan_entry__libbpf_outcome(e)));
+	jw_string_field(jw, "reason", mkf_plan_entry__reason(e));
+	jw_end_object(jw);
+}
+
+void report_plan_json(struct json_writer *jw, const struct mkf_plan *plan)
+{
+	size_t i, n = mkf_plan__entry_cnt(plan);
+
+	jw_int_field(jw, "extern_cnt", (long long)n);
+	jw_int_field(jw, "changes", (long long)mkf_plan__change_cnt(plan));
+	jw_int_field(jw, "unresolved", (long long)mkf_plan__unresolved_cnt(plan));
+	jw_name(jw, "externs");
+	jw_start_array(jw);
+	for (i = 0; i < n; i++)
+		report_entry_json(jw, mkf_plan__entry(plan, i));
+	jw_end_array(jw);
+}

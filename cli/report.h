@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * A plan's decisions as words and JSON, shared by explain, rewrite and
+ * matrix so that the three spell them the same way.
+ */
+#ifndef MKF_CLI_REPORT_H
+#define MKF_CLI_REPORT_H
+
+#include <stddef.h>
+#include <magic_kfunc.h>
+
+#include "cli.h"
+
+/* A BPF object read into memory. */
+struct cli_object {
+	const char *path;
+	void *buf;
+	size_t sz;
+};
+
+/* Read path; 0 or an exit code with the CLI error set. */
+int cli_object_read(struct cli *cli, const char *path, struct cli_object *obj);
+void cli_object_free(struct cli_object *obj);
+
+/*
+ * Compute obj's plan against k. The library's per-extern messages are
+ * not printed (the report carries them; -d shows them); on failure its
+ * warning becomes the CLI error. NULL on failure.
+ */
+struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
+			  const struct mkf_kernel *k, const char *kernel_label);
+
+const char *decision_str(enum mkf_decision d);
+const char *proto_change_str(enum mkf_proto_change c);
+/* Short JSON token ("not-found") and words for text ("not found"). */
+const char *libbpf_str(enum mkf_libbpf_outcome o);
+const char *libbpf_words(enum mkf_libbpf_outcome o);
+
+/* One entry as a JSON object. */
+void report_entry_json(struct json_writer *jw, const struct mkf_plan_entry *e);
+/* "externs": [...], "extern_cnt", "changes", "unresolved" members. */
+void report_plan_json(struct json_writer *jw, const struct mkf_plan *plan);
+
+#endif
