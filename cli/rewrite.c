@@ -124,20 +124,13 @@ int cmd_rewrite(struct cli *cli)
 			mkf_plan__unresolved_cnt(plan), diag ? diag : "");
 		free(diag);
 	}
-	/*
-	 * Nothing to change: write the input's own bytes. The library would
-	 * re-lay the ELF out (same content, other offsets), and a byte-equal
-	 * copy tells build systems and diff(1) the truth.
-	 */
-	if (mkf_plan__change_cnt(plan)) {
-		err = mkf_object__rewrite(obj.buf, obj.sz, plan, &new_buf, &new_sz);
-		if (err) {
-			ret = cli_error(cli, "%s: rewriting failed: %s", in, strerror(-err));
-			goto done;
-		}
+	/* With nothing to change, the library hands back the input's bytes. */
+	err = mkf_object__rewrite(obj.buf, obj.sz, plan, &new_buf, &new_sz);
+	if (err) {
+		ret = cli_error(cli, "%s: rewriting failed: %s", in, strerror(-err));
+		goto done;
 	}
-	err = write_file_atomic(out, new_buf ? new_buf : obj.buf, new_buf ? new_sz : obj.sz,
-				mode, &step);
+	err = write_file_atomic(out, new_buf, new_sz, mode, &step);
 	if (err) {
 		ret = cli_error(cli, "%s: %s failed: %s; nothing written", out, step,
 				strerror(-err));

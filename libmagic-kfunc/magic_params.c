@@ -43,6 +43,18 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* A pointer to void, through modifiers and typedefs. */
+static bool is_void_ptr(const struct btf *btf, __u32 type)
+{
+	const struct btf_type *t = mkf_skip_mods_typedefs(btf, type, NULL);
+	__u32 pointee;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	mkf_skip_mods_typedefs(btf, t->type, &pointee);
+	return pointee == 0;
+}
+
 struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *func_name,
 				     __u32 proto, int idx)
 {
@@ -67,6 +79,14 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 		}
 	}
 	for (i = 0; i < sizeof(provided_suffixes) / sizeof(provided_suffixes[0]); i++) {
+		/*
+		 * __ign only means "skip the type check": the legacy aux__ign
+		 * and meta__ign are void pointers the verifier fills, but
+		 * 6.17's string kfuncs take real pointers as __ign
+		 * (bpf_strlen(const char *s__ign)).
+		 */
+		if (!strcmp(provided_suffixes[i], "__ign") && !is_void_ptr(kern_btf, p->type))
+			continue;
 		if (ends_with(name, provided_suffixes[i])) {
 			info.kind = MKF_PARAM_PROVIDED;
 			info.why = provided_suffixes[i];

@@ -117,6 +117,8 @@ int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf
 	struct mkf_elf_edits edits = {};
 	struct mkf_sym_edit *syms = NULL;
 	struct mkf_object obj;
+	const void *raw;
+	__u32 raw_sz;
 	int err;
 
 	if (!obj_buf || !plan || !new_buf || !new_sz)
@@ -131,27 +133,34 @@ int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf
 		err = -EINVAL;
 		goto out;
 	}
-	if (plan->change_cnt) {
-		const void *raw;
-		__u32 raw_sz;
-
-		syms = calloc(plan->entry_cnt, sizeof(*syms));
-		if (!syms) {
+	if (!plan->change_cnt) {
+		/* Nothing to do: hand back the input as it is, not re-laid. */
+		*new_buf = malloc(obj_buf_sz);
+		if (!*new_buf) {
 			err = -ENOMEM;
 			goto out;
 		}
-		err = plan_edits(&obj, plan, syms, &edits.sym_cnt);
-		if (err)
-			goto out;
-		raw = btf__raw_data(obj.btf, &raw_sz);
-		if (!raw) {
-			err = -ENOMEM;
-			goto out;
-		}
-		edits.syms = syms;
-		edits.btf_data = raw;
-		edits.btf_size = raw_sz;
+		memcpy(*new_buf, obj_buf, obj_buf_sz);
+		*new_sz = obj_buf_sz;
+		goto out;
 	}
+
+	syms = calloc(plan->entry_cnt, sizeof(*syms));
+	if (!syms) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = plan_edits(&obj, plan, syms, &edits.sym_cnt);
+	if (err)
+		goto out;
+	raw = btf__raw_data(obj.btf, &raw_sz);
+	if (!raw) {
+		err = -ENOMEM;
+		goto out;
+	}
+	edits.syms = syms;
+	edits.btf_data = raw;
+	edits.btf_size = raw_sz;
 	err = mkf_elf_rewrite(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
 out:
 	free(syms);

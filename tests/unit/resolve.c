@@ -284,7 +284,7 @@ static void test_essential_names(void)
 static void test_param_rules(void)
 {
 	struct btf *k = fx_kernel(FX_73);
-	int p;
+	int p, cptr;
 
 	/* bpf_list_push_back_impl(head, node, void *meta__ign, u64 off) */
 	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_list_push_back_impl",
@@ -300,6 +300,16 @@ static void test_param_rules(void)
 							BTF_KIND_FUNC))->type;
 	T_EXPECT("param rule: struct bpf_prog_aux * is provided by type",
 		mkf_param_info(k, "bpf_wq_set_callback_impl", p, 3).by_type);
+	btf__free(k);
+
+	/* 6.17+: bpf_strlen(const char *s__ign) takes a real pointer. */
+	k = btf__new_empty();
+	cptr = btf__add_ptr(k, btf__add_const(k, btf__add_int(k, "char", 1, BTF_INT_SIGNED)));
+	p = btf__add_func_proto(k, btf__add_int(k, "int", 4, BTF_INT_SIGNED));
+	/* The parameter must follow its prototype directly. */
+	T_EXPECT("fixture: bpf_strlen's prototype", btf__add_func_param(k, "s__ign", cptr) == 0);
+	T_EXPECT("param rule: a char pointer named __ign is not provided (bpf_strlen)",
+		mkf_param_info(k, "bpf_strlen", p, 0).kind == MKF_PARAM_NORMAL);
 	btf__free(k);
 }
 

@@ -517,6 +517,32 @@ static void test_name_clash(void)
 	btf__free(vm);
 }
 
+/* Nothing to change: the output is the input, byte for byte. */
+static void test_unchanged_is_identical(void)
+{
+	struct btf *vm = fx_kernel(FX_73);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct mkf_plan *plan = NULL;
+	struct image img = {};
+	void *out = NULL;
+	size_t sz = 0;
+	int err = -1;
+
+	if (!read_image("kf_wq_new", &img))
+		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	if (plan && !mkf_plan__change_cnt(plan))
+		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz);
+	t_check("an object needing no change is rewritten to the same bytes",
+		!err && out && sz == img.sz && !memcmp(out, img.buf, sz),
+		"plan %p, %zu changes, err %d, %zu of %zu bytes", (void *)plan,
+		plan ? mkf_plan__change_cnt(plan) : 0, err, sz, img.sz);
+	free(out);
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 static void test_not_bpf(void)
 {
 	static const char junk[256] = "not an ELF object";
@@ -541,5 +567,6 @@ int main(void)
 	test_plan_mismatch();
 	test_name_clash();
 	test_not_bpf();
+	test_unchanged_is_identical();
 	return t_done();
 }
