@@ -1,0 +1,407 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# Build the patched Linux 6.12 of magic-kfunc: Debian's linux-source-6.12
+# plus kernel/patches/series, configured with kernel/config/*.config.
+#
+# Everything happens in a cache outside the source checkout:
+#
+#   $CACHE/kernel/src-<srcver>-<key>/    kernel tree, a git repository:
+#                                        "pristine" commit + the series
+#   $CACHE/kernel/build-<srcver>-<key>/  build output directory:
+#       obj/            kbuild output tree (O=)
+#       bzImage vmlinux vmlinux.h vmlinux.btf
+#       config          final .config
+#       source-version  Debian version of linux-source-6.12
+#       kernel-release  "make kernelrelease"
+#       series          the patches applied, in order
+#       modules/        out-of-tree modules (--module, kernel/testmod)
+#   $CACHE/kernel/perpatch-<srcver>/     --per-patch work tree
+#
+# CACHE is $MAGIC_KFUNC_CACHE, else $XDG_CACHE_HOME/magic-kfunc, else
+# ~/.cache/magic-kfunc. <key> hashes the source version, the series, the
+# patches, the config fragments and BUILD_RECIPE below, so any change to
+# them gives a fresh tree; an unchanged rerun returns at once.
+
+set -euo pipefail
+
+# Bump when the way the kernel is built changes in a way the key cannot see.
+BUILD_RECIPE=1
+
+here=$(cd "$(dirname "$0")" && pwd)
+patchdir=$here/patches
+series=$patchdir/series
+configdir=$here/config
+cache=${MAGIC_KFUNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/magic-kfunc}/kernel
+tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+srcpkg=linux-source-6.12
+bpftool=${BPFTOOL:-$(command -v bpftool || echo /usr/sbin/bpftool)}
+jobs=$(nproc 2>/dev/null || echo 2)
+# Commits in the cache trees: a fixed identity, and no automatic gc of
+# these large, short-lived repositories.
+git_id=(-c user.name="magic-kfunc developers" -c user.email="dev@magic-kfunc.invalid"
+	-c gc.auto=0)
+
+mode=build
+modules=()
+prune=0
+
+usage() {
+	cat <<EOF
+Usage: $0 [options]
+
+Build the patched kernel (incrementally) into the cache.
+
+  --print-dir      print the build output directory and exit
+  --per-patch      apply the series one patch at a time, building the
+                   kernel (and running checkpatch) after each; report
+                   every patch's result
+  --checkpatch     run scripts/checkpatch.pl --strict on every patch (in
+                   the extracted tree, no build); fail on any error
+  --jobs N         parallel make jobs (default: $jobs)
+  --module DIR     also build the out-of-tree module in DIR against the
+                   kernel (repeatable; kernel/testmod is built if present)
+  --prune          remove cached trees of other keys
+  -h, --help       this text
+
+Environment: MAGIC_KFUNC_CACHE, XDG_CACHE_HOME, LINUX_SOURCE_TARBALL, BPFTOOL
+EOF
+}
+
+die() {
+	echo "kernel/build.sh: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "kernel/build.sh: $*" >&2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--print-dir) mode=print-dir ;;
+	--per-patch) mode=per-patch ;;
+	--checkpatch) mode=checkpatch ;;
+	--jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift ;;
+	--jobs=*) jobs=${1#--jobs=} ;;
+	--module) [ $# -ge 2 ] || die "--module needs a directory"; modules+=("$2"); shift ;;
+	--module=*) modules+=("${1#--module=}") ;;
+	--prune) prune=1 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option: $1" ;;
+	esac
+	shift
+done
+case $jobs in
+''|*[!0-9]*|0) die "--jobs: not a positive number: $jobs" ;;
+esac
+
+# --- inputs -------------------------------------------------------------
+
+[ -f "$series" ] || die "missing $series"
+[ -r "$tarball" ] || die "missing $tarball (install the $srcpkg package)"
+
+# The patches named in the series, in order ('#' starts a comment).
+patches=()
+while read -r line; do
+	line=${line%%#*}
+	line=${line//[[:space:]]/}
+	[ -n "$line" ] || continue
+	[ -f "$patchdir/$line" ] || die "series names $line, which is not in $patchdir"
+	patches+=("$line")
+done < "$series"
+
+configs=("$configdir"/*.config)
+[ -f "${configs[0]}" ] || die "no config fragment in $configdir"
+
+# Debian version of the source package, e.g. 6.12.118-1~deb12u1.
+source_version() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || true)
+	if [ -z "$v" ] && [ -r "/usr/share/doc/$srcpkg/changelog.Debian.gz" ]; then
+		v=$(zcat "/usr/share/doc/$srcpkg/changelog.Debian.gz" |
+		    sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p')
+	fi
+	[ -n "$v" ] || die "cannot tell the version of $srcpkg"
+	echo "$v"
+}
+srcver=$(source_version)
+# Safe in a file name: Debian versions may hold '~' and ':'.
+srcver_tag=$(echo "$srcver" | tr ':~' '__')
+
+key=$({
+	echo "recipe $BUILD_RECIPE"
+	echo "source $srcpkg $srcver"
+	echo "series"
+	cat "$series"
+	for p in "${patches[@]}"; do
+		echo "patch $p"
+		cat "$patchdir/$p"
+	done
+	for c in "${configs[@]}"; do
+		echo "config ${c##*/}"
+		cat "$c"
+	done
+} | sha256sum | cut -c1-16)
+
+src=$cache/src-$srcver_tag-$key
+bdir=$cache/build-$srcver_tag-$key
+obj=$bdir/obj
+
+if [ "$mode" = print-dir ]; then
+	echo "$bdir"
+	exit 0
+fi
+
+mkdir -p "$cache"
+
+# One run per cache and mode at a time (per-patch has a tree of its own).
+if [ "$mode" = per-patch ]; then
+	exec 9> "$cache/.lock-per-patch"
+else
+	exec 9> "$cache/.lock"
+fi
+flock 9
+
+# --- source tree ----------------------------------------------------------
+
+# Extract the pristine tree as a git repository whose first commit is
+# tagged "pristine".
+extract() {
+	local dest=$1 tmp=$1.tmp
+
+	note "extracting $tarball into $dest"
+	rm -rf "$tmp" "$dest"
+	mkdir -p "$tmp"
+	tar -xf "$tarball" -C "$tmp" --strip-components=1
+	# Debian's top-level .gitignore ignores everything: add with -f.
+	git -C "$tmp" init -q
+	git -C "$tmp" config gc.auto 0
+	git -C "$tmp" add -f -A .
+	git -C "$tmp" "${git_id[@]}" commit -q -m "$srcpkg $srcver (pristine)"
+	git -C "$tmp" tag pristine
+	mv "$tmp" "$dest"
+}
+
+# Apply one patch with git am. On failure, show which hunks do not apply,
+# abort the am and return 1.
+apply_patch() {
+	local tree=$1 patch=$2 out
+
+	if out=$(git -C "$tree" "${git_id[@]}" am "$patch" 2>&1); then
+		return 0
+	fi
+	{
+		echo "kernel/build.sh: patch ${patch##*/} does not apply:"
+		echo "$out" | grep -E '^(error|Patch failed)' | sed 's/^/    /'
+		echo "kernel/build.sh: hunk by hunk (git apply --check --verbose):"
+		git -C "$tree" apply --check --verbose "$patch" 2>&1 | sed 's/^/    /'
+	} >&2
+	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	return 1
+}
+
+# Fragment lines as "CONFIG_X=v", "# CONFIG_X is not set" meaning =n.
+fragment_lines() {
+	cat "${configs[@]}" |
+		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+		       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p'
+}
+
+# Configure $1 (objtree) from $2 (srctree): tinyconfig + fragments +
+# olddefconfig, then check that every fragment option took effect.
+configure() {
+	local o=$1 s=$2 line opt val missing=0
+
+	note "configuring $o"
+	mkdir -p "$o"
+	make -s -C "$s" O="$o" tinyconfig >/dev/null
+	"$s/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "${configs[@]}" >/dev/null
+	make -s -C "$s" O="$o" olddefconfig >/dev/null
+	while read -r line; do
+		opt=${line%%=*}
+		val=${line#*=}
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$o/.config" || continue
+		else
+			grep -qxF -- "$line" "$o/.config" && continue
+		fi
+		echo "kernel/build.sh: $line did not take effect, .config has: $(grep "^$opt=\|^# $opt is not set" "$o/.config" || echo '(nothing)')" >&2
+		missing=1
+	done < <(fragment_lines)
+	[ $missing = 0 ] || die "the kernel config lacks required options (dependencies missing?)"
+}
+
+kmake() {
+	local o=$1 s=$2
+	shift 2
+	# LOCALVERSION set (even empty) keeps the tree's git state out of
+	# the release string.
+	make -C "$s" O="$o" -j"$jobs" LOCALVERSION= "$@"
+}
+
+build_modules() {
+	local o=$1 s=$2 dest=$3 dir name
+	local dirs=("${modules[@]}")
+
+	[ ! -f "$here/testmod/Kbuild" ] && [ ! -f "$here/testmod/Makefile" ] ||
+		dirs+=("$here/testmod")
+	[ ${#dirs[@]} -gt 0 ] || return 0
+	mkdir -p "$dest"
+	for dir in "${dirs[@]}"; do
+		[ -d "$dir" ] || die "--module: no directory $dir"
+		dir=$(cd "$dir" && pwd)
+		name=${dir##*/}
+		# Build a copy: no build output in the source checkout. cp -a
+		# keeps mtimes, so kbuild stays incremental.
+		mkdir -p "$dest/$name.build"
+		cp -a "$dir/." "$dest/$name.build/"
+		note "building module $name"
+		make -C "$o" -j"$jobs" M="$dest/$name.build" modules
+		find "$dest/$name.build" -name '*.ko' -exec cp -f {} "$dest/" \;
+	done
+}
+
+# checkpatch.pl --strict on one patch: print its "total:" line, without
+# the prefix, and its findings on stderr.
+checkpatch_one() {
+	local tree=$1 patch=$2 out
+
+	out=$(cd "$tree" && ./scripts/checkpatch.pl --strict "$patch" 2>&1) || true
+	echo "$out" | grep -E -A2 '^(ERROR|WARNING|CHECK):' | sed 's/^/    /' >&2 || true
+	echo "$out" | sed -n 's/^total: \(.*\), [0-9]* lines checked$/\1/p'
+}
+
+# Extract the tree and apply the series unless an earlier run did. A tree
+# without the "applied" mark is left over from an interrupted run.
+ensure_tree() {
+	local applied=$src/.git/magic-kfunc-applied n=0 p
+
+	[ ! -f "$applied" ] || return 0
+	extract "$src"
+	for p in "${patches[@]}"; do
+		n=$((n + 1))
+		note "applying [$n/${#patches[@]}] $p"
+		apply_patch "$src" "$patchdir/$p" ||
+			die "patch $n ($p) failed to apply to $srcpkg $srcver"
+	done
+	printf '%s\n' "${patches[@]}" > "$applied"
+}
+
+# --- per-patch (bisectability) mode --------------------------------------
+
+if [ "$mode" = per-patch ]; then
+	tree=$cache/perpatch-$srcver_tag
+	ptree=$tree/src
+	pobj=$tree/obj
+	if [ ! -e "$ptree/.git/refs/tags/pristine" ]; then
+		mkdir -p "$tree"
+		extract "$ptree"
+	fi
+	# Back to pristine; untouched files keep their mtimes, so the builds
+	# below stay incremental across runs.
+	git -C "$ptree" am --abort >/dev/null 2>&1 || true
+	git -C "$ptree" reset -q --hard pristine
+	git -C "$ptree" clean -q -fdx
+	# Unchanged options leave kbuild's view of the config alone.
+	configure "$pobj" "$ptree"
+
+	results=()
+	failed=0
+	n=0
+	for p in "${patches[@]}"; do
+		n=$((n + 1))
+		if ! apply_patch "$ptree" "$patchdir/$p"; then
+			results+=("$(printf '%02d %-62s APPLY FAILED' $n "$p")")
+			failed=1
+			break
+		fi
+		cpres=$(checkpatch_one "$ptree" "$patchdir/$p")
+		note "[$n/${#patches[@]}] building after $p"
+		start=$(date +%s)
+		if kmake "$pobj" "$ptree" bzImage vmlinux modules > "$tree/build-$n.log" 2>&1; then
+			res="built in $(( $(date +%s) - start ))s"
+		else
+			res="BUILD FAILED (see $tree/build-$n.log)"
+			tail -n 30 "$tree/build-$n.log" >&2
+			failed=1
+		fi
+		results+=("$(printf '%02d %-62s %s; checkpatch: %s' $n "$p" "$res" "$cpres")")
+	done
+	echo "per-patch results ($srcpkg $srcver):"
+	printf '%s\n' "${results[@]}" | tee "$tree/results"
+	exit $failed
+fi
+
+# --- checkpatch ----------------------------------------------------------
+
+if [ "$mode" = checkpatch ]; then
+	ensure_tree
+	failed=0
+	for p in "${patches[@]}"; do
+		res=$(checkpatch_one "$src" "$patchdir/$p")
+		printf '%-62s %s\n' "$p" "$res"
+		case $res in
+		"0 errors"*) ;;
+		*) failed=1 ;;
+		esac
+	done
+	exit $failed
+fi
+
+# --- normal build --------------------------------------------------------
+
+if [ $prune = 1 ]; then
+	for d in "$cache"/src-* "$cache"/build-*; do
+		[ -e "$d" ] || continue
+		case $d in "$src"|"$bdir") continue ;; esac
+		note "pruning $d"
+		rm -rf "$d"
+	done
+fi
+
+stamp=$bdir/.built
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
+   [ -f "$bdir/bzImage" ] && [ -f "$bdir/vmlinux.btf" ] && [ -f "$bdir/vmlinux.h" ]; then
+	build_modules "$obj" "$src" "$bdir/modules"
+	note "up to date: $bdir"
+	exit 0
+fi
+
+ensure_tree
+
+mkdir -p "$bdir"
+if [ ! -f "$obj/.magic-kfunc-configured" ]; then
+	configure "$obj" "$src"
+	touch "$obj/.magic-kfunc-configured"
+fi
+
+note "building in $obj with $jobs jobs"
+start=$(date +%s)
+# "modules" also writes Module.symvers, which out-of-tree modules need.
+kmake "$obj" "$src" bzImage vmlinux modules
+note "kernel built in $(( $(date +%s) - start ))s"
+
+# Publish the outputs: write to a temporary name, then rename, so a reader
+# never sees a half-written file.
+publish() {
+	cp -f "$1" "$bdir/.$2.tmp"
+	mv -f "$bdir/.$2.tmp" "$bdir/$2"
+}
+publish "$obj/arch/x86/boot/bzImage" bzImage
+publish "$obj/vmlinux" vmlinux
+publish "$obj/.config" config
+"$bpftool" btf dump file "$obj/vmlinux" format c > "$bdir/.vmlinux.h.tmp"
+mv -f "$bdir/.vmlinux.h.tmp" "$bdir/vmlinux.h"
+objcopy -O binary --only-section=.BTF "$obj/vmlinux" "$bdir/.vmlinux.btf.tmp"
+[ -s "$bdir/.vmlinux.btf.tmp" ] || die "no .BTF in $obj/vmlinux"
+chmod 644 "$bdir/.vmlinux.btf.tmp"
+mv -f "$bdir/.vmlinux.btf.tmp" "$bdir/vmlinux.btf"
+echo "$srcver" > "$bdir/source-version"
+kmake "$obj" "$src" -s kernelrelease > "$bdir/kernel-release"
+printf '%s\n' "${patches[@]}" > "$bdir/series"
+
+build_modules "$obj" "$src" "$bdir/modules"
+
+echo "$key" > "$stamp"
+note "done: $bdir"
