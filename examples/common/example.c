@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include "example.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <magic_kfunc.h>
+
+#ifdef MKF_EXAMPLE_GUEST_ONLY
+#include "guest.h"
+#endif
+
+void example_init(struct example *ex, int argc, char **argv, const char *usage)
+{
+	int i = 1;
+
+	ex->name = argv[0];
+	ex->plain = false;
+#ifdef MKF_EXAMPLE_GUEST_ONLY
+	guest_require(argv[0]);
+#endif
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--plain")) {
+			ex->plain = true;
+		} else {
+			fprintf(stderr, "usage: %s [--plain] %s\n", argv[0], usage);
+			exit(EXAMPLE_USAGE);
+		}
+	}
+	ex->argc = argc - i;
+	ex->argv = argv + i;
+}
+
+/* Say what the library decided for kfunc; true if it stays unresolved. */
+static bool report_plan(const struct example *ex, const struct mkf_plan *plan, const char *kfunc)
+{
+	const struct mkf_plan_entry *e = mkf_plan__find_entry(plan, kfunc);
+
+	if (!e) {
+		/* The compiler dropped the call: nothing to decide. */
+		printf("%s: %s: not used by the program\n", ex->name, kfunc);
+		return false;
+	}
+	if (mkf_plan_entry__decision(e) != MKF_DECISION_BIND) {
+		printf("%s: %s: %s\n", ex->name, kfunc, mkf_plan_entry__reason(e));
+		return true;
+	}
+	printf("%s: %s bound to %s (rule %d)\n", ex->name, kfunc,
+	       mkf_plan_entry__kernel_name(e), mkf_plan_entry__rule(e));
+	return false;
+}
+
+int example_open(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc)
+{
+	struct mkf_plan *plan = NULL;
+	bool missing;
+	int err;
+
+	if (ex->plain) {
+		err = bpf_object__open_skeleton(s, NULL);
+		if (err) {
+			fprintf(stderr, "%s: libbpf cannot open the object: %s\n", ex->name,
+				strerror(-err));
+			return EXAMPLE_FAIL;
+		}
+		printf("%s: opened with plain libbpf\n", ex->name);
+		return EXAMPLE_OK;
+	}
+
+	MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
+	err = mkf_object__open_skeleton(s, NULL, &opts);
+	if (err) {
+		fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex->name,
+			strerror(-err));
+		mkf_plan__free(plan);
+		return EXAMPLE_FAIL;
+	}
+	missing = plan && report_plan(ex, plan, kfunc);
+	mkf_plan__free(plan);
+	return missing ? EXAMPLE_UNSUPPORTED : EXAMPLE_OK;
+}
+
+int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = ctx, .ctx_size_in = ctx_sz);
+	int err = bpf_prog_test_run_opts(prog_fd, &topts);
+
+	if (err)
+		return -errno;
+	*retval = (int)topts.retval;
+	return 0;
+}
+
+int example_unsupported(const struct example *ex, const char *kfunc)
+{
+	printf("%s: %s: not supported by this kernel\n", ex->name, kfunc);
+	return EXAMPLE_UNSUPPORTED;
+}

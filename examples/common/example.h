@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * What the example loaders share: the command line (--plain), opening a
+ * skeleton through libmagic-kfunc or plain libbpf, and the exit codes.
+ *
+ * Exit codes of every example:
+ *   0  the program ran and its result was checked
+ *   1  it failed (open or load refused, wrong result): see stderr
+ *   3  not supported by this kernel: the kernel has no form of the kfunc
+ *      (the library's plan left the weak extern unresolved, or, with
+ *      --plain, the program found it 0 with bpf_ksym_exists())
+ *  64  usage error
+ */
+#ifndef MKF_EXAMPLE_H
+#define MKF_EXAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpf/libbpf.h>
+
+#define EXAMPLE_OK		0
+#define EXAMPLE_FAIL		1
+#define EXAMPLE_UNSUPPORTED	3
+#define EXAMPLE_USAGE		64
+
+/* What a BPF program returns when bpf_ksym_exists() says its kfunc is
+ * missing (EOPNOTSUPP). Keep in step with examples/common/example.bpf.h. */
+#define EXAMPLE_RET_UNSUPPORTED	95
+
+struct example {
+	const char *name;	/* for messages */
+	bool plain;		/* --plain: open with libbpf alone */
+	int argc;		/* arguments left after the options */
+	char **argv;
+};
+
+/*
+ * Parse "[--plain] [ARG]...". Exits with EXAMPLE_USAGE on a bad option.
+ * In the test harness build (MKF_EXAMPLE_GUEST_ONLY), also exits unless
+ * running in a magic-kfunc test guest: nothing may load BPF into the
+ * kernel of the machine that builds the project.
+ */
+void example_init(struct example *ex, int argc, char **argv, const char *usage);
+
+/*
+ * Open the skeleton: with --plain, bpf_object__open_skeleton(); else
+ * mkf_object__open_skeleton(), then report the library's decision for
+ * kfunc. Returns EXAMPLE_OK, EXAMPLE_FAIL, or EXAMPLE_UNSUPPORTED when
+ * the plan left kfunc (a weak extern) unresolved: this kernel has no
+ * form of it, so loading would only run the program's fallback.
+ */
+int example_open(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc);
+
+/* BPF_PROG_TEST_RUN once with ctx; the program's return value in *retval. */
+int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval);
+
+/* Print "not supported by this kernel" and return EXAMPLE_UNSUPPORTED. */
+int example_unsupported(const struct example *ex, const char *kfunc);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * wq-counter [--plain] [N]: run the BPF program count_event() N times
+ * (default 5) with BPF_PROG_TEST_RUN; each run defers one increment of
+ * a counter to a bpf_wq callback. Waits for the callbacks, prints the
+ * count and checks it is N.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <bpf/bpf.h>
+#include "example.h"
+/* Through -I: the NAME-compat build finds compat/wq-counter.skel.h instead. */
+#include <wq-counter.skel.h>
+
+#define KFUNC "bpf_wq_set_callback"
+#define SLOTS 16	/* as in wq-counter.bpf.c */
+
+/* Wait up to two seconds for the workers to catch up. */
+static __u64 wait_count(volatile __u64 *count, __u64 want)
+{
+	struct timespec ms = { .tv_nsec = 1000000 };
+	int i;
+
+	for (i = 0; i < 2000 && *count < want; i++)
+		nanosleep(&ms, NULL);
+	return *count;
+}
+
+static int run(const struct example *ex, struct wq_counter *skel, unsigned int n)
+{
+	int fd = bpf_program__fd(skel->progs.count_event);
+	unsigned int i;
+	__u64 got;
+
+	for (i = 0; i < n; i++) {
+		struct { __u32 slot; } ev = { .slot = i };
+		int ret, err = example_run(fd, &ev, sizeof(ev), &ret);
+
+		if (err) {
+			fprintf(stderr, "%s: test run failed: %s\n", ex->name, strerror(-err));
+			return EXAMPLE_FAIL;
+		}
+		if (ret == EXAMPLE_RET_UNSUPPORTED)
+			return example_unsupported(ex, KFUNC);
+		if (ret) {
+			fprintf(stderr, "%s: count_event() returned %d\n", ex->name, ret);
+			return EXAMPLE_FAIL;
+		}
+	}
+	got = wait_count(&skel->bss->count, n);
+	printf("%s: %u events, count = %llu\n", ex->name, n, (unsigned long long)got);
+	return got == n ? EXAMPLE_OK : EXAMPLE_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+	struct example ex;
+	struct wq_counter *skel;
+	unsigned int n = 5;
+	int rc;
+
+	example_init(&ex, argc, argv, "[N]");
+	if (ex.argc > 0)
+		n = (unsigned int)strtoul(ex.argv[0], NULL, 10);
+	if (n < 1 || n > SLOTS) {
+		fprintf(stderr, "%s: N must be 1 to %d\n", ex.name, SLOTS);
+		return EXAMPLE_USAGE;
+	}
+
+	skel = calloc(1, sizeof(*skel));
+	if (!skel || wq_counter__create_skeleton(skel)) {
+		fprintf(stderr, "%s: out of memory\n", ex.name);
+		return EXAMPLE_FAIL;
+	}
+	rc = example_open(&ex, skel->skeleton, KFUNC);
+	if (rc == EXAMPLE_UNSUPPORTED)
+		rc = example_unsupported(&ex, KFUNC);
+	if (rc != EXAMPLE_OK)
+		goto out;
+	if (wq_counter__load(skel)) {
+		fprintf(stderr, "%s: the kernel refused the program\n", ex.name);
+		rc = EXAMPLE_FAIL;
+		goto out;
+	}
+	rc = run(&ex, skel, n);
+out:
+	wq_counter__destroy(skel);
+	return rc;
+}

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# The compatibility matrix: every example x every catalogue kernel x
+# {libmagic-kfunc, plain libbpf, plain libbpf + compat macros}, run in
+# QEMU guests, each cell's outcome asserted. "make compat-matrix"
+# rewrites docs/compat-matrix.md from a real run.
+
+EXTRA_DIST += tests/matrix/compat-matrix docs/compat-matrix.md
+
+if VM_TESTS
+TESTS += tests/matrix/compat-matrix
+endif
+
+compat-matrix: $(noinst_PROGRAMS)
+	$(AM_V_at)MKF_SRCDIR='$(abs_top_srcdir)' MKF_BUILDDIR='$(abs_top_builddir)' \
+		QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' \
+		$(SHELL) $(srcdir)/tests/matrix/compat-matrix --write '$(srcdir)/docs/compat-matrix.md'
+
+.PHONY: compat-matrix
