@@ -35,7 +35,7 @@ TESTS += tests/vm/smoke-test
 endif
 
 # The demo: every catalogue kernel booted, and what it offers.
-demo: tests/vm/btf-funcs $(check_PROGRAMS)
+demo: tests/vm/btf-funcs $(check_PROGRAMS) $(noinst_PROGRAMS)
 	$(AM_V_at)MKF_SRCDIR='$(abs_top_srcdir)' MKF_BUILDDIR='$(abs_top_builddir)' \
 		QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' $(SHELL) $(srcdir)/scripts/demo
 
