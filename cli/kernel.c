@@ -143,7 +143,8 @@ static int scan_dir(struct cli *cli, const char *dir, struct kernel_spec **specs
 		n++;
 	}
 	closedir(d);
-	if (!err)
+	/* ids is NULL for a directory without kernels: not for qsort(). */
+	if (!err && n)
 		qsort(ids, n, sizeof(*ids), cmp_version);
 	for (i = 0; i < n && !err; i++) {
 		if (asprintf(&path, "%s/%s/vmlinux.btf", dir, ids[i]) < 0) {

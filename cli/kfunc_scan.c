@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "kfunc_scan.h"
 
 #define KFUNC_TAG "bpf_kfunc"
@@ -19,6 +21,36 @@
 
 /* ------------------------------------------------------------------ */
 /* Loading.                                                            */
+
+/*
+ * Names are used as C strings below: refuse BTF with a name offset past
+ * its strings (libbpf 1.1 does not check them).
+ */
+static bool names_valid(const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
+	__u16 i;
+
+	for (; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf__name_by_offset(btf, t->name_off))
+			return false;
+		if (btf_is_func_proto(t)) {
+			for (i = 0; i < btf_vlen(t); i++)
+				if (!btf__name_by_offset(btf, btf_params(t)[i].name_off))
+					return false;
+		}
+	}
+	return true;
+}
+
+/* -errno of a failed btf__parse*(); libbpf's own codes are no errno. */
+static int parse_errno(void)
+{
+	return errno >= __LIBBPF_ERRNO__START && errno < __LIBBPF_ERRNO__END ? -EINVAL : -errno;
+}
 
 static int add_module(struct ks_kernel *k, const char *path)
 {
@@ -28,7 +60,11 @@ static int add_module(struct ks_kernel *k, const char *path)
 
 	btf = btf__parse_split(path, k->vmlinux);
 	if (!btf)
-		return -errno;
+		return parse_errno();
+	if (!names_valid(btf)) {
+		btf__free(btf);
+		return -EINVAL;
+	}
 	m = realloc(k->modules, (k->module_cnt + 1) * sizeof(*m));
 	if (!m) {
 		btf__free(btf);
@@ -77,7 +113,8 @@ static int add_module_dir(struct ks_kernel *k, const char *dir)
 		n++;
 	}
 	closedir(d);
-	if (!err)
+	/* names is NULL without modules: qsort() must not see it. */
+	if (!err && n)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++) {
 		if (!err && asprintf(&path, "%s/%s", dir, names[i]) >= 0) {
@@ -110,8 +147,13 @@ int ks_kernel_load(struct ks_kernel *k, const char *vmlinux_path,
 	*what = vmlinux_path;
 	/* Raw .BTF (the harness cache, /sys/kernel/btf) or ELF: btf__parse tells. */
 	k->vmlinux = btf__parse(vmlinux_path, NULL);
+	if (k->vmlinux && !names_valid(k->vmlinux)) {
+		btf__free(k->vmlinux);
+		k->vmlinux = NULL;
+		errno = EINVAL;
+	}
 	if (!k->vmlinux) {
-		err = -errno;
+		err = parse_errno();
 		/* *what must outlive this call: name the directory instead. */
 		if (path)
 			*what = btf_dir;
@@ -199,8 +241,13 @@ static int index_btf(struct index *ix, const struct btf *btf, int module)
 	ix->funcs = f;
 	for (id = start; id < end; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *proto;
 
 		if (!btf_is_func(t))
+			continue;
+		/* The scan reads its parameters: only FUNCs with a FUNC_PROTO. */
+		proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto))
 			continue;
 		f = &ix->funcs[ix->cnt++];
 		f->name = btf__name_by_offset(btf, t->name_off);
@@ -240,7 +287,8 @@ static int index_build(struct index *ix, const struct ks_kernel *k)
 		err = index_btf(ix, k->modules[i].btf, (int)i);
 	if (err)
 		return err;
-	qsort(ix->funcs, ix->cnt, sizeof(*ix->funcs), cmp_func);
+	if (ix->cnt)
+		qsort(ix->funcs, ix->cnt, sizeof(*ix->funcs), cmp_func);
 	/* Keep one FUNC per name: the one a program would bind. */
 	for (i = 0, j = 0; i < ix->cnt; i++)
 		if (!j || strcmp(ix->funcs[j - 1].name, ix->funcs[i].name))
@@ -589,7 +637,8 @@ int ks_scan(const struct ks_kernel *k, struct ks_entry **entries, size_t *cnt,
 		*cnt = 0;
 		return err;
 	}
-	qsort(*entries, *cnt, sizeof(**entries), cmp_entry);
+	if (*cnt)
+		qsort(*entries, *cnt, sizeof(**entries), cmp_entry);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "btf_util.h"
+#include "log.h"
 
 /* Bounds pointer/modifier chains; libbpf uses the same depth. */
 #define MAX_DEPTH 32
@@ -232,4 +233,55 @@ void mkf_decl_str(const char *type, const char *name, char *buf, size_t sz)
 		snprintf(buf, sz, "%s", type);
 	else
 		snprintf(buf, sz, "%s%s%s", type, glue ? "" : " ", name);
+}
+
+/* Whether every name offset of type id points into the strings. */
+static bool names_valid(const struct btf *btf, const struct btf_type *t)
+{
+	__u16 i, vlen = btf_vlen(t);
+
+	if (!btf__name_by_offset(btf, t->name_off))
+		return false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			if (!btf__name_by_offset(btf, btf_members(t)[i].name_off))
+				return false;
+		break;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen; i++)
+			if (!btf__name_by_offset(btf, btf_enum(t)[i].name_off))
+				return false;
+		break;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen; i++)
+			if (!btf__name_by_offset(btf, btf_enum64(t)[i].name_off))
+				return false;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < vlen; i++)
+			if (!btf__name_by_offset(btf, btf_params(t)[i].name_off))
+				return false;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+int mkf_btf_check_names(const struct btf *btf, const char *what)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
+
+	/* libbpf 1.1 does not check them, and names are used as C strings. */
+	for (; id < n; id++) {
+		if (!names_valid(btf, btf__type_by_id(btf, id))) {
+			pr_warn("%s: BTF type [%u] has a name offset past the end of the "
+				"strings\n", what, id);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }

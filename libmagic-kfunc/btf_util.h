@@ -28,4 +28,10 @@ const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
  */
 int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id);
 
+/*
+ * -EINVAL (with a warning naming what) if a name offset of a type btf
+ * defines itself lies past the end of its strings, else 0.
+ */
+int mkf_btf_check_names(const struct btf *btf, const char *what);
+
 #endif

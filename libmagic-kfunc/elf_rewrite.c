@@ -89,7 +89,8 @@ static int build_strtab(Elf_Data *old, const struct mkf_elf_edits *ed, struct ow
 	p = own(o, len);
 	if (!p)
 		return -ENOMEM;
-	memcpy(p, old->d_buf, old->d_size);
+	if (old->d_size) /* d_buf may be NULL for an empty table */
+		memcpy(p, old->d_buf, old->d_size);
 	len = old->d_size;
 	for (i = 0; i < ed->sym_cnt; i++) {
 		const char *name = ed->syms[i].name;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "magic_kfunc.h"
+#include "btf_util.h"
 #include "kernel_btf.h"
 #include "log.h"
 #include "opts.h"
@@ -37,7 +38,12 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 	__u32 end = btf__type_cnt(btf), id, nfuncs = 0;
 	struct mkf_kfunc *funcs;
 	unsigned char *tagged;
+	int err;
 
+	/* Names are compared as C strings below. */
+	err = mkf_btf_check_names(btf, module < 0 ? "kernel BTF" : "module BTF");
+	if (err)
+		return err;
 	tagged = calloc(end - start + 1, 1);
 	if (!tagged)
 		return -ENOMEM;
@@ -67,7 +73,9 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		struct mkf_kfunc *f;
 
-		if (!btf_is_func(t))
+		/* A FUNC must point at a FUNC_PROTO: the resolver relies on it. */
+		if (!btf_is_func(t) || !btf__type_by_id(btf, t->type) ||
+		    !btf_is_func_proto(btf__type_by_id(btf, t->type)))
 			continue;
 		f = &k->funcs[k->func_cnt++];
 		f->name = btf__name_by_offset(btf, t->name_off);
@@ -78,7 +86,8 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 		f->tagged = tagged[id - start];
 	}
 	free(tagged);
-	qsort(k->funcs, k->func_cnt, sizeof(*k->funcs), cmp_kfunc);
+	if (k->func_cnt) /* k->funcs may be NULL otherwise */
+		qsort(k->funcs, k->func_cnt, sizeof(*k->funcs), cmp_kfunc);
 	return 0;
 }
 
@@ -207,6 +216,26 @@ const char *mkf_kernel__module_name(const struct mkf_kernel *kernel, size_t idx)
 	return kernel->modules[idx].name;
 }
 
+/*
+ * Warn about a failed btf__parse*() and return its negative errno.
+ * libbpf's own codes (LIBBPF_ERRNO__*, "wrong format" and the like) are
+ * not errno values: callers get EINVAL for them.
+ */
+static int parse_error(const char *path, const char *what)
+{
+	int err = -errno;
+	char msg[128];
+
+	if (-err >= __LIBBPF_ERRNO__START && -err < __LIBBPF_ERRNO__END) {
+		libbpf_strerror(err, msg, sizeof(msg));
+		err = -EINVAL;
+	} else {
+		snprintf(msg, sizeof(msg), "%s", strerror(-err));
+	}
+	pr_warn("%s: cannot read %s: %s\n", path, what, msg);
+	return err;
+}
+
 /* "dir/mod.ko.btf" -> "mod" */
 static char *module_name_of(const char *path)
 {
@@ -221,11 +250,8 @@ static int load_module_file(struct mkf_kernel *k, const char *name, const char *
 	struct btf *btf = btf__parse_split(path, (struct btf *)k->vmlinux);
 	int err;
 
-	if (!btf) {
-		err = -errno;
-		pr_warn("%s: cannot read module BTF: %s\n", path, strerror(-err));
-		return err;
-	}
+	if (!btf)
+		return parse_error(path, "module BTF");
 	err = add_module(k, name, btf, true);
 	if (err)
 		btf__free(btf);
@@ -268,7 +294,8 @@ static int load_module_dir(struct mkf_kernel *k, const char *dir)
 		cnt++;
 	}
 	closedir(d);
-	if (!err)
+	/* names is NULL without modules: qsort() must not see it. */
+	if (!err && cnt)
 		qsort(names, cnt, sizeof(*names), cmp_str);
 	for (i = 0; i < cnt; i++) {
 		if (!err) {
@@ -313,8 +340,7 @@ struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts)
 	/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
 	vm = btf__parse(vmlinux_path, NULL);
 	if (!vm) {
-		err = -errno;
-		pr_warn("%s: cannot read kernel BTF: %s\n", vmlinux_path, strerror(-err));
+		err = parse_error(vmlinux_path, "kernel BTF");
 		return mkf_err_ptr(err);
 	}
 	k = kernel_new(vm, true);

@@ -98,7 +98,13 @@ struct mkf_kernel_opts {
 };
 #define mkf_kernel_opts__last_field skip_modules
 
-/* Load and index a kernel's BTF. opts may be NULL (running kernel). */
+/*
+ * Load and index a kernel's BTF. opts may be NULL (running kernel).
+ * Errors (docs/errors.md): the open(2)/read(2) errno of a file (ENOENT,
+ * EACCES, EIO...), EINVAL for BTF that does not parse or has a name
+ * offset past its strings (libbpf's LIBBPF_ERRNO__* codes become EINVAL),
+ * ENOMEM.
+ */
 MKF_API struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts);
 /*
  * Index BTF the caller already has. The kernel object borrows it: the
@@ -164,7 +170,12 @@ enum mkf_libbpf_outcome {
 /*
  * Decide, for each kfunc extern of the ELF object in obj_buf, what the
  * kernel offers. Never fails because of an extern that does not fit:
- * see mkf_plan__unresolved_cnt(). NULL + errno on invalid input.
+ * see mkf_plan__unresolved_cnt(). NULL + errno on invalid input:
+ * EINVAL for anything but a well-formed relocatable BPF ELF object
+ * whose externs have BTF (truncated, wrong type or machine, malformed
+ * .BTF, an extern FUNC without a FUNC_PROTO or outside .ksyms, two
+ * externs of one name), EOPNOTSUPP for .BTF of the other byte order,
+ * ENOMEM. A warning says which (docs/errors.md lists them all).
  */
 MKF_API struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 					   const struct mkf_kernel *kernel,
@@ -211,7 +222,9 @@ MKF_API const char *mkf_plan_entry__reason(const struct mkf_plan_entry *entry);
 
 /*
  * Apply a plan computed for obj_buf: returns a new ELF object in
- * *new_buf (release with free(3)). Only symbol names, relocation
+ * *new_buf (release with free(3)); on error *new_buf is NULL. Errors:
+ * those of mkf_plan__compute() for obj_buf, EINVAL if the plan was
+ * computed for another object, ENOMEM. Only symbol names, relocation
  * symbols of merged externs and the externs' BTF FUNC name/prototype
  * change; existing BTF type ids never move, so .BTF.ext stays valid.
  */
@@ -234,7 +247,13 @@ struct mkf_open_opts {
 };
 #define mkf_open_opts__last_field allow_unresolved
 
-/* bpf_object__open_file()/_mem() with the object rewritten first. */
+/*
+ * bpf_object__open_file()/_mem() with the object rewritten first.
+ * NULL + errno: ESRCH if a strong extern fits nothing (see
+ * allow_unresolved), the errors of mkf_kernel__load() and
+ * mkf_plan__compute(), a file's open(2)/read(2) errno (ENOENT, EISDIR,
+ * EIO...), or what libbpf's open returns.
+ */
 MKF_API struct bpf_object *mkf_object__open_file(const char *path,
 						 const struct bpf_object_open_opts *opts,
 						 const struct mkf_open_opts *mkf_opts);

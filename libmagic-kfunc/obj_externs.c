@@ -10,6 +10,8 @@
 #include "obj_externs.h"
 
 #define KSYMS_SEC ".ksyms"
+/* Largest section alignment accepted (BPF objects use up to 8). */
+#define MAX_ALIGN 4096
 
 static bool is_flavor_sep(const char *s)
 {
@@ -94,16 +96,42 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 		      const GElf_Sym *sym)
 {
 	const struct btf_type *t;
+	const struct btf_type *proto;
 	struct mkf_extern *ext;
+	size_t i;
 	int id;
 
 	id = find_extern_btf_id(obj->btf, name);
-	if (id < 0)
-		return 0; /* typeless ksym: not a kfunc */
+	if (id < 0) {
+		/*
+		 * libbpf refuses this too; left alone, the symbol could take
+		 * the name an extern is renamed to (two externs of one name).
+		 */
+		pr_warn("extern '%s': no BTF VAR or FUNC of that name\n", name);
+		return -EINVAL;
+	}
 	t = btf__type_by_id(obj->btf, id);
 	/* A FUNC's linkage is stored where other kinds keep vlen. */
-	if (!btf_is_func(t) || btf_vlen(t) != BTF_FUNC_EXTERN || !in_ksyms(obj->btf, id))
+	if (!btf_is_func(t) || btf_vlen(t) != BTF_FUNC_EXTERN)
 		return 0; /* ksym variable, .kconfig, or not an extern */
+	/* libbpf refuses all of these when it opens the object. */
+	if (!in_ksyms(obj->btf, id)) {
+		pr_warn("extern '%s': its BTF FUNC [%d] is not in the .ksyms DATASEC\n", name, id);
+		return -EINVAL;
+	}
+	proto = mkf_skip_mods_typedefs(obj->btf, t->type, NULL);
+	if (!proto || !btf_is_func_proto(proto)) {
+		pr_warn("extern '%s': the type of its BTF FUNC [%d] is not a FUNC_PROTO\n",
+			name, id);
+		return -EINVAL;
+	}
+	for (i = 0; i < obj->extern_cnt; i++) {
+		if (!strcmp(obj->externs[i].name, name)) {
+			pr_warn("extern '%s' is defined twice in the symbol table (symbols %zu "
+				"and %zu)\n", name, obj->externs[i].sym_idx, sym_idx);
+			return -EINVAL;
+		}
+	}
 
 	ext = realloc(obj->externs, (obj->extern_cnt + 1) * sizeof(*ext));
 	if (!ext)
@@ -128,6 +156,7 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 
 static int collect_externs(struct mkf_object *obj)
 {
+	const char *name;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	Elf_Data *data;
@@ -148,21 +177,82 @@ static int collect_externs(struct mkf_object *obj)
 	data = elf_getdata(scn, NULL);
 	if (!data)
 		return -EINVAL;
+	/* The rewrite names merged externs "" by pointing them at offset 0. */
+	name = elf_strptr(obj->elf, shdr.sh_link, 0);
+	if (!name || *name) {
+		pr_warn("the symbol string table does not start with an empty string\n");
+		return -EINVAL;
+	}
 	for (i = 0; i < obj->sym_cnt; i++) {
-		const char *name;
 		GElf_Sym sym;
 		int err;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			return -EINVAL;
-		if (!sym_is_extern(&sym))
-			continue;
+		/*
+		 * A name past the end of the string table would get a meaning
+		 * once the rewrite appends names there.
+		 */
 		name = elf_strptr(obj->elf, shdr.sh_link, sym.st_name);
-		if (!name || !*name || !obj->btf)
+		if (!name) {
+			pr_warn("symbol %zu: its name is not in the string table\n", i);
+			return -EINVAL;
+		}
+		if (!sym_is_extern(&sym) || !*name)
 			continue;
+		if (!obj->btf) {
+			/* libbpf needs BTF for every extern. */
+			pr_warn("extern '%s': the object has no .BTF to describe it\n", name);
+			return -EINVAL;
+		}
 		err = add_extern(obj, name, i, &sym);
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/*
+ * Every section header readable and every section inside the image:
+ * libelf reads them lazily, so a truncated object would otherwise look
+ * like one without sections.
+ */
+static int check_sections(Elf *elf, const GElf_Ehdr *ehdr, size_t sz)
+{
+	size_t shnum, shstrndx, i;
+	GElf_Shdr sh;
+
+	/* libelf silently sees no sections when their headers are cut off. */
+	if (ehdr->e_shoff > sz ||
+	    (size_t)ehdr->e_shnum * ehdr->e_shentsize > sz - ehdr->e_shoff) {
+		pr_warn("the section headers lie past the end of the object (%zu bytes): "
+			"truncated?\n", sz);
+		return -EINVAL;
+	}
+	if (elf_getshdrnum(elf, &shnum) || elf_getshdrstrndx(elf, &shstrndx) ||
+	    (shnum && shstrndx >= shnum)) {
+		pr_warn("cannot read the section headers: %s\n", elf_errmsg(-1));
+		return -EINVAL;
+	}
+	for (i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+
+		if (!scn || !gelf_getshdr(scn, &sh)) {
+			pr_warn("section %zu: cannot read its header: %s\n", i, elf_errmsg(-1));
+			return -EINVAL;
+		}
+		/* The rewrite lays the image out again with these alignments. */
+		if (sh.sh_addralign > MAX_ALIGN || (sh.sh_addralign & (sh.sh_addralign - 1))) {
+			pr_warn("section %zu: alignment %llu is not a power of two up to %d\n",
+				i, (unsigned long long)sh.sh_addralign, MAX_ALIGN);
+			return -EINVAL;
+		}
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > sz || sh.sh_size > sz - sh.sh_offset)) {
+			pr_warn("section %zu lies past the end of the object (%zu bytes): "
+				"truncated?\n", i, sz);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -198,15 +288,27 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 		err = -EINVAL;
 		goto err_out;
 	}
+	err = check_sections(obj->elf, &ehdr, sz);
+	if (err)
+		goto err_out;
 	scn = mkf_elf_find_scn(obj->elf, ".BTF", &shdr);
 	if (scn) {
 		data = elf_getdata(scn, NULL);
+		/* SHT_NOBITS: a size but no bytes, which btf__new() would read. */
+		if (data && !data->d_buf) {
+			pr_warn("the object's .BTF has no contents (SHT_NOBITS)\n");
+			err = -EINVAL;
+			goto err_out;
+		}
 		obj->btf = data ? btf__new(data->d_buf, data->d_size) : NULL;
 		if (!obj->btf) {
 			err = data ? -errno : -EINVAL;
 			pr_warn("cannot parse the object's .BTF: %s\n", strerror(-err));
 			goto err_out;
 		}
+		err = mkf_btf_check_names(obj->btf, "the object's .BTF");
+		if (err)
+			goto err_out;
 	}
 	err = collect_externs(obj);
 	if (err)

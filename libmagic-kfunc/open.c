@@ -176,7 +176,7 @@ static int read_file(const char *path, void **buf, size_t *sz)
 	FILE *f = fopen(path, "rb");
 	char *data = NULL;
 	size_t len = 0, cap = 0, n;
-	int err = 0;
+	int err = 0, read_err = 0;
 
 	if (!f)
 		return -errno;
@@ -191,11 +191,14 @@ static int read_file(const char *path, void **buf, size_t *sz)
 			data = p;
 			cap = cap ? cap * 2 : 65536;
 		}
+		errno = 0;
 		n = fread(data + len, 1, cap - len, f);
+		if (!n && ferror(f))
+			read_err = errno; /* EISDIR for a directory */
 		len += n;
 	} while (n > 0);
 	if (!err && ferror(f))
-		err = -EIO;
+		err = read_err ? -read_err : -EIO;
 	fclose(f);
 	if (err) {
 		free(data);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * libFuzzer target over the kernel side: the input is a raw .BTF blob
+ * taken as the target kernel's vmlinux BTF (btf__new() +
+ * mkf_kernel__new()), and the objects tests/unit builds are planned and
+ * rewritten against it. Every few inputs the blob goes through the file
+ * loader (mkf_kernel__load()) too.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "magic_kfunc.h"
+
+#ifndef MKF_FUZZ_OBJDIR
+#define MKF_FUZZ_OBJDIR "tests/unit"
+#endif
+
+static const char *const names[] = {
+	"kf_wq_new", "kf_wq_old", "kf_compat", "kf_list", "kf_clash",
+};
+#define NOBJS (sizeof(names) / sizeof(names[0]))
+static void *objs[NOBJS];
+static size_t obj_sz[NOBJS];
+static char tmp_path[] = "/tmp/mkf-fuzz-kernel.XXXXXX";
+static int tmp_fd = -1;
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = getenv("MKF_FUZZ_OBJDIR") ?: MKF_FUZZ_OBJDIR;
+	char path[4096];
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	mkf_set_print(quiet);
+	libbpf_set_print(quiet);
+	for (i = 0; i < NOBJS; i++) {
+		FILE *f;
+		long n;
+
+		snprintf(path, sizeof(path), "%s/%s.bpf.o", dir, names[i]);
+		f = fopen(path, "rb");
+		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET)) {
+			fprintf(stderr, "cannot read %s\n", path);
+			abort();
+		}
+		objs[i] = malloc((size_t)n);
+		obj_sz[i] = (size_t)n;
+		if (!objs[i] || fread(objs[i], 1, obj_sz[i], f) != obj_sz[i])
+			abort();
+		fclose(f);
+	}
+	tmp_fd = mkstemp(tmp_path);
+	if (tmp_fd < 0)
+		abort();
+	unlink(tmp_path); /* used through /proc/self/fd */
+	return 0;
+}
+
+static void plan_all(const struct mkf_kernel *k)
+{
+	size_t i;
+
+	for (i = 0; i < NOBJS; i++) {
+		struct mkf_plan *plan = mkf_plan__compute(objs[i], obj_sz[i], k, NULL);
+		void *out = NULL;
+		size_t out_sz = 0;
+
+		if (!plan)
+			continue;
+		if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz))
+			free(out);
+		mkf_plan__free(plan);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mkf_kernel *k;
+	struct btf *btf;
+	char path[64];
+
+	btf = btf__new(data, size);
+	if (!btf)
+		return 0;
+	k = mkf_kernel__new(btf);
+	if (k)
+		plan_all(k);
+	mkf_kernel__free(k);
+	btf__free(btf);
+
+	/* The file loader, on one input in 16 (it is slower). */
+	if (size && data[size - 1] % 16 == 0 && !ftruncate(tmp_fd, 0) &&
+	    pwrite(tmp_fd, data, size, 0) == (ssize_t)size) {
+		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = path);
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", tmp_fd);
+		k = mkf_kernel__load(&ko);
+		mkf_kernel__free(k);
+	}
+	return 0;
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+"""Make malformed BPF objects and kernel BTF files from good ones.
+
+usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF
+
+OBJ_OLD has one strong kfunc extern that the kernel renames (so the
+rewrite has work to do), OBJ_NEW has two externs, KERNEL_BTF is a raw
+.BTF blob. Writes OUTDIR/<case> files and OUTDIR/manifest, one case a
+line, tab-separated:
+
+    name  kind  input  errno  cli_status  message  cli_message
+
+kind is "obj" (a bad object, good kernel), "kbtf" (good object, bad
+kernel BTF) or "path" (a file that cannot be read as one); errno is the
+errno the library sets (0: no error), cli_status the exit status of
+"magic-kfunc explain" and "rewrite -o", message a substring of the
+error the library prints (cli_message: the one magic-kfunc prints, which
+is the first warning of the library or of libbpf).
+"""
+import os
+import struct
+import sys
+
+EM_X86_64 = 62
+SHT_SYMTAB = 2
+BTF_KIND_INT, BTF_KIND_PTR, BTF_KIND_ARRAY, BTF_KIND_STRUCT = 1, 2, 3, 4
+BTF_KIND_UNION, BTF_KIND_ENUM, BTF_KIND_FUNC, BTF_KIND_FUNC_PROTO = 5, 6, 12, 13
+BTF_KIND_VAR, BTF_KIND_DATASEC, BTF_KIND_DECL_TAG, BTF_KIND_ENUM64 = 14, 15, 17, 19
+
+
+class Elf:
+    def __init__(self, data):
+        self.data = bytearray(data)
+        (self.shoff,) = struct.unpack_from('<Q', data, 40)
+        self.shentsize, self.shnum, self.shstrndx = struct.unpack_from('<HHH', data, 58)
+        self.shdrs = [self.shdr(i) for i in range(self.shnum)]
+        shstr = self.shdrs[self.shstrndx]
+        self.names = [self.cstr(shstr['offset'] + s['name']) for s in self.shdrs]
+
+    def shdr(self, i):
+        off = self.shoff + i * self.shentsize
+        f = struct.unpack_from('<IIQQQQIIQQ', self.data, off)
+        keys = ('name', 'type', 'flags', 'addr', 'offset', 'size', 'link', 'info',
+                'align', 'entsize')
+        d = dict(zip(keys, f))
+        d['at'] = off
+        return d
+
+    def cstr(self, off):
+        end = self.data.index(b'\0', off)
+        return self.data[off:end].decode()
+
+    def section(self, name):
+        return self.shdrs[self.names.index(name)]
+
+    def set_shdr(self, sh, field, value):
+        offs = {'name': 0, 'type': 4, 'link': 40, 'info': 44}
+        if field in offs:
+            struct.pack_into('<I', self.data, sh['at'] + offs[field], value)
+        else:
+            offs = {'flags': 8, 'offset': 24, 'size': 32, 'entsize': 56}
+            struct.pack_into('<Q', self.data, sh['at'] + offs[field], value)
+
+    def symbols(self):
+        """(offset of the entry, name, st_shndx) of each symbol."""
+        st = next(s for s in self.shdrs if s['type'] == SHT_SYMTAB)
+        strtab = self.shdrs[st['link']]
+        out = []
+        for i in range(st['size'] // st['entsize']):
+            at = st['offset'] + i * st['entsize']
+            name, info, other, shndx = struct.unpack_from('<IBBH', self.data, at)
+            out.append((at, self.cstr(strtab['offset'] + name), shndx, name))
+        return out
+
+
+class Btf:
+    """Types of a raw .BTF blob at offset base of data."""
+
+    def __init__(self, data, base):
+        self.data, self.base = data, base
+        magic, ver, flags, hlen, toff, tlen, soff, slen = struct.unpack_from('<HBBIIIII', data, base)
+        assert magic == 0xeb9f
+        self.hlen, self.tlen, self.slen = hlen, tlen, slen
+        self.tstart = base + hlen + toff
+        self.sstart = base + hlen + soff
+        self.types = [None]  # id -> (offset, name, kind, vlen, type)
+        off = self.tstart
+        while off < self.tstart + tlen:
+            name_off, info, typ = struct.unpack_from('<III', data, off)
+            kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+            name = self.cstr(name_off)
+            self.types.append((off, name, kind, vlen, typ))
+            off += 12 + self.extra(kind, vlen)
+
+    @staticmethod
+    def extra(kind, vlen):
+        if kind in (BTF_KIND_INT, BTF_KIND_VAR, BTF_KIND_DECL_TAG):
+            return 4
+        if kind == BTF_KIND_ARRAY:
+            return 12
+        if kind in (BTF_KIND_STRUCT, BTF_KIND_UNION, BTF_KIND_DATASEC, BTF_KIND_ENUM64):
+            return 12 * vlen
+        if kind in (BTF_KIND_ENUM, BTF_KIND_FUNC_PROTO):
+            return 8 * vlen
+        return 0
+
+    def cstr(self, off):
+        s = self.sstart + off
+        return self.data[s:self.data.index(b'\0', s)].decode()
+
+    def find(self, kind, name=None):
+        for i, t in enumerate(self.types[1:], 1):
+            if t[2] == kind and (name is None or t[1] == name):
+                return i
+        raise KeyError(name)
+
+    def set_word(self, tid, word, value):
+        struct.pack_into('<I', self.data, self.types[tid][0] + 4 * word, value)
+
+
+def obj_btf(elf):
+    return Btf(elf.data, elf.section('.BTF')['offset'])
+
+
+def main():
+    outdir, obj_old, obj_new, kbtf = sys.argv[1:5]
+    old = open(obj_old, 'rb').read()
+    new = open(obj_new, 'rb').read()
+    kraw = open(kbtf, 'rb').read()
+    cases = []
+
+    def add(name, kind, data, err, status, msg, cli_msg):
+        path = os.path.join(outdir, name)
+        with open(path, 'wb') as f:
+            f.write(bytes(data))
+        cases.append((name, kind, path, err, str(status), msg, cli_msg or msg))
+
+    def obj(name, data, err, msg, status=1, cli_msg=None):
+        add(name, 'obj', data, err, status, msg, cli_msg)
+
+    def mutated(base, fn):
+        e = Elf(base)
+        fn(e)
+        return e.data
+
+    obj('empty', b'', 'EINVAL', 'cannot read the object')
+    obj('truncated-ehdr', old[:40], 'EINVAL', 'cannot read the object')
+    obj('truncated-half', old[:len(old) // 2], 'EINVAL', 'past the end of the object')
+    obj('not-elf', b'#!/bin/sh\necho this is not an object\n' * 4, 'EINVAL',
+        'not a relocatable ELF object')
+
+    def machine(e):
+        struct.pack_into('<H', e.data, 18, EM_X86_64)
+    obj('x86-64-machine', mutated(old, machine), 'EINVAL', 'not a BPF object (e_machine 62)')
+    for name, et in (('et-exec', 2), ('et-dyn', 3)):
+        obj(name, mutated(old, lambda e, et=et: struct.pack_into('<H', e.data, 16, et)),
+            'EINVAL', 'not a relocatable ELF object')
+
+    def shoff_past_end(e):
+        struct.pack_into('<Q', e.data, 40, len(e.data) + 4096)
+    obj('shoff-past-end', mutated(old, shoff_past_end), 'EINVAL', 'past the end of the object')
+
+    def no_btf(e):
+        # Rename .BTF (and .BTF.ext, which shares its string) to .BTX.
+        sh = e.shdrs[e.shstrndx]
+        at = sh['offset'] + e.shdrs[e.names.index('.BTF')]['name']
+        e.data[at:at + 4] = b'.BTX'
+    obj('no-btf', mutated(old, no_btf), 'EINVAL', 'the object has no .BTF')
+
+    def btf_nobits(e):
+        # Found by fuzz/fuzz_object: libbpf's btf__new() read the
+        # contents of a .BTF of type SHT_NOBITS from a NULL pointer.
+        e.set_shdr(e.section('.BTF'), 'type', 8)
+    obj('btf-nobits', mutated(old, btf_nobits), 'EINVAL',
+        "the object's .BTF has no contents (SHT_NOBITS)")
+
+    def huge_align(e):
+        # Found by fuzz/fuzz_object: laid out again with a 4 GiB
+        # alignment, the rewritten image took 4 GiB of memory.
+        struct.pack_into('<Q', e.data, e.section('.BTF')['at'] + 48, 1 << 32)
+    obj('section-huge-alignment', mutated(old, huge_align), 'EINVAL',
+        'is not a power of two up to 4096')
+
+    def btf_magic(e):
+        struct.pack_into('<H', e.data, e.section('.BTF')['offset'], 0x9feb)
+    # libbpf takes a wrong magic for the other byte order.
+    obj('btf-bad-magic', mutated(old, btf_magic), 'EOPNOTSUPP', "cannot parse the object's .BTF",
+        cli_msg="Can't load BTF")
+
+    def btf_str_off(e):
+        b = obj_btf(e)
+        b.set_word(1, 0, b.slen + 1000)
+    obj('btf-str-off-past-end', mutated(old, btf_str_off), 'EINVAL',
+        'has a name offset past the end of the strings')
+
+    def btf_str_len(e):
+        sec = e.section('.BTF')['offset']
+        struct.pack_into('<I', e.data, sec + 20, 0x7fffff00)
+    obj('btf-str-len-past-end', mutated(old, btf_str_len), 'EINVAL',
+        "cannot parse the object's .BTF", cli_msg='BTF')
+
+    def huge_vlen(e):
+        b = obj_btf(e)
+        fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
+        proto = b.types[fn][4]
+        b.set_word(proto, 1, (BTF_KIND_FUNC_PROTO << 24) | 0xffff)
+    obj('btf-huge-vlen', mutated(old, huge_vlen), 'EINVAL', "cannot parse the object's .BTF",
+        cli_msg='is malformed')
+
+    def datasec_huge_vlen(e):
+        b = obj_btf(e)
+        ds = b.find(BTF_KIND_DATASEC, '.ksyms')
+        b.set_word(ds, 1, (BTF_KIND_DATASEC << 24) | 0xffff)
+    obj('ksyms-huge-vlen', mutated(old, datasec_huge_vlen), 'EINVAL',
+        "cannot parse the object's .BTF", cli_msg='BTF')
+
+    def func_not_proto(e):
+        b = obj_btf(e)
+        fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
+        b.set_word(fn, 2, b.find(BTF_KIND_INT))
+    obj('extern-func-not-proto', mutated(old, func_not_proto), 'EINVAL',
+        'is not a FUNC_PROTO')
+
+    def func_bad_type(e):
+        b = obj_btf(e)
+        fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
+        b.set_word(fn, 2, len(b.types) + 1000)
+    obj('extern-func-type-past-end', mutated(old, func_bad_type), 'EINVAL',
+        'is not a FUNC_PROTO')
+
+    def ksyms_other(e):
+        # The .ksyms DATASEC lists some other type, not the extern's FUNC.
+        b = obj_btf(e)
+        ds = b.find(BTF_KIND_DATASEC, '.ksyms')
+        struct.pack_into('<I', e.data, b.types[ds][0] + 12, 1)
+    obj('ksyms-datasec-mismatch', mutated(old, ksyms_other), 'EINVAL',
+        'not in the .ksyms DATASEC')
+
+    def extern_without_btf(e):
+        # Found by fuzz/fuzz_object: an extern symbol without BTF, named
+        # like what another extern is renamed to, made two externs of
+        # one name in the rewritten object.
+        b = obj_btf(e)
+        b.set_word(b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl'), 0, 0)
+    obj('extern-without-btf', mutated(old, extern_without_btf), 'EINVAL',
+        "extern 'bpf_wq_set_callback_impl': no BTF VAR or FUNC of that name")
+
+    def dup_names(e):
+        syms = [s for s in e.symbols() if s[2] == 0 and s[1]]
+        first = next(s for s in syms if s[1] == 'bpf_wq_set_callback')
+        second = next(s for s in syms if s[1] == 'bpf_stream_vprintk')
+        struct.pack_into('<I', e.data, second[0], first[3])
+    obj('duplicate-extern', mutated(new, dup_names), 'EINVAL',
+        "extern 'bpf_wq_set_callback' is defined twice")
+
+    def sym_name_past_end(e):
+        # Found by fuzz/fuzz_object: a name offset just past the string
+        # table pointed at the first name the rewrite appended.
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        strtab = e.shdrs[st['link']]
+        at = next(s for s in e.symbols() if s[2] == 0 and s[1])[0]
+        struct.pack_into('<I', e.data, at, strtab['size'])
+    obj('symbol-name-past-strtab', mutated(new, sym_name_past_end), 'EINVAL',
+        'its name is not in the string table')
+
+    def strtab_first_byte(e):
+        # Found by fuzz/fuzz_object: the rewrite names a merged extern ""
+        # with offset 0, which must hold an empty string.
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        e.data[e.shdrs[st['link']]['offset']] = ord('X')
+    obj('strtab-first-byte-not-nul', mutated(old, strtab_first_byte), 'EINVAL',
+        'the symbol string table does not start with an empty string')
+
+    def symtab_entsize(e):
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        e.set_shdr(st, 'entsize', 0)
+    obj('symtab-entsize-zero', mutated(old, symtab_entsize), 'EINVAL',
+        'cannot read the object')
+
+    def symtab_size(e):
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        e.set_shdr(st, 'size', len(e.data) * 4 // 24 * 24)
+    obj('symtab-past-end', mutated(old, symtab_size), 'EINVAL', 'past the end of the object')
+
+    # Kernel BTF: the object is fine, the kernel's BTF is not.
+    def kern(name, data, err, msg, status=1, cli_msg="cannot load the kernel's BTF"):
+        add(name, 'kbtf', data, err, status, msg, cli_msg if status == 1 else msg)
+
+    # libbpf fails to read a header from it: EIO.
+    kern('kbtf-empty', b'', 'EIO', 'cannot read kernel BTF')
+    kern('kbtf-truncated', kraw[:len(kraw) // 2], 'EINVAL', 'cannot read kernel BTF')
+    kern('kbtf-garbage', bytes((i * 37) & 0xff for i in range(4096)), 'EINVAL',
+         'cannot read kernel BTF')
+    kb = bytearray(kraw)
+    b = Btf(kb, 0)
+    b.set_word(b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback'), 0, b.slen + 77)
+    kern('kbtf-str-off-past-end', kb, 'EINVAL', 'has a name offset past the end of the strings')
+    kb = bytearray(kraw)
+    b = Btf(kb, 0)
+    b.set_word(b.find(BTF_KIND_FUNC_PROTO), 1, (BTF_KIND_FUNC_PROTO << 24) | 0xffff)
+    kern('kbtf-huge-vlen', kb, 'EINVAL', 'cannot read kernel BTF')
+    # Parses, but its functions are not functions: nothing binds, and
+    # the strong extern is reported unresolved (exit status 3).
+    kb = bytearray(kraw)
+    b = Btf(kb, 0)
+    for name in ('bpf_wq_set_callback', 'bpf_wq_set_callback_impl'):
+        b.set_word(b.find(BTF_KIND_FUNC, name), 2, b.find(BTF_KIND_INT))
+    kern('kbtf-func-not-proto', kb, '0', 'nothing in', status=3)
+    kb = bytearray(kraw)
+    b = Btf(kb, 0)
+    for name in ('bpf_wq_set_callback', 'bpf_wq_set_callback_impl'):
+        b.set_word(b.find(BTF_KIND_FUNC, name), 2, len(b.types) + 5)
+    kern('kbtf-func-type-past-end', kb, '0', 'nothing in', status=3)
+
+    with open(os.path.join(outdir, 'manifest'), 'w') as f:
+        for c in cases:
+            f.write('\t'.join(c) + '\n')
+        # Files that cannot be read as objects (made by the tests).
+        f.write('\t'.join(('directory', 'path', outdir, 'EISDIR', '1', 'Is a directory',
+                           'Is a directory')) + '\n')
+        f.write('\t'.join(('nonexistent', 'path', os.path.join(outdir, 'no-such.o'),
+                           'ENOENT', '1', 'No such file or directory',
+                           'No such file or directory')) + '\n')
+        # Opens, but read(2) fails: address 0 is never mapped.
+        f.write('\t'.join(('proc-self-mem', 'path', '/proc/self/mem', 'EIO', '1',
+                           'Input/output error', 'Input/output error')) + '\n')
+
+
+if __name__ == '__main__':
+    main()
