@@ -11,10 +11,14 @@ kernel_patches = \
 	kernel/patches/0005-bpf-Verify-calls-to-magic-kfuncs-and-provide-their-m.patch \
 	kernel/patches/0006-bpf-Attach-tracing-programs-to-magic-kfuncs-with-the.patch \
 	kernel/patches/0007-bpf-Make-bpf_wq_set_callback-a-magic-kfunc.patch \
-	kernel/patches/0008-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch
+	kernel/patches/0008-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
+	kernel/patches/0009-resolve_btfids-Tag-kfuncs-with-bpf_kfunc-decl-tags.patch
+
+# The out-of-tree test module, built by kernel/build.sh (GPL-2.0).
+kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c
 
 EXTRA_DIST += kernel/build.sh kernel/local.mk kernel/config/magic-kfunc.config \
-	kernel/patches/series $(kernel_patches)
+	kernel/patches/series $(kernel_patches) $(kernel_testmod)
 
 # Extra options for kernel/build.sh, e.g. make kernel KERNEL_BUILD_FLAGS='--jobs 4'
 KERNEL_BUILD_FLAGS =

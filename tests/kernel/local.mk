@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-# Verifier tests in QEMU guests: the generic guest runner mkf-bpftest and
-# the per-kernel expectations for the bpf_wq programs of tests/bpf/.
+# Verifier tests in QEMU guests: the generic guest runner mkf-bpftest, the
+# per-kernel expectations for the bpf_wq programs of tests/bpf/, and the
+# module test of our patched kernel (kernel/testmod).
 
-EXTRA_DIST += tests/kernel/wq-test
+EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test
 
 if VM_TESTS
 # Built by "make" (not only "make check") so that a test script can be run
@@ -19,5 +20,5 @@ tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/gues
 tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
 tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
-TESTS += tests/kernel/wq-test
+TESTS += tests/kernel/wq-test tests/kernel/module-test
 endif

@@ -18,8 +18,13 @@ static const char usage_text[] =
 	"  --name LABEL              name of the case in the report (default OBJ:PROG)\n"
 	"  --mkf                     open OBJ through libmagic-kfunc (default: plain libbpf)\n"
 	"  --retval N                the load succeeds and one test run returns N\n"
+	"  --retval-prog-id N        the same, returning the program's ID plus N\n"
 	"  --wait-map MAP KEY VALUE  the load succeeds, the program runs once, and\n"
 	"                            MAP[KEY] holds VALUE within the wait (for callbacks)\n"
+	"  --wait-map-prog-id MAP KEY N  the same, MAP[KEY] holding the program's ID plus N\n"
+	"                            (up to 8 map checks per case)\n"
+	"  --attach TPROG            also load TPROG of OBJ (fentry, fexit...) and attach\n"
+	"                            it before the run (up to 4 per case)\n"
 	"  --expect-fail SUBSTR      the load fails and the verifier log contains SUBSTR\n"
 	"  --expect-libbpf SUBSTR    the load fails and libbpf's messages contain SUBSTR\n"
 	"                            (each may be given up to 4 times per case)\n"
@@ -71,7 +76,7 @@ static void finish_case(struct bt_case *c)
 	const char *base = strrchr(c->obj, '/');
 	size_t len;
 
-	if ((c->run || c->wait_map) && c->expect_fail)
+	if ((c->run || c->nr_maps || c->nr_attach) && c->expect_fail)
 		usage("a case cannot expect both a run and a failed load", c->label[0] ? c->label : c->prog);
 	if (c->label[0])
 		return;
@@ -127,18 +132,29 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 			c->mkf = true;
 		} else if (!strcmp(a, "--name")) {
 			snprintf(c->label, sizeof(c->label), "%s", value_of(argc, argv, &i));
-		} else if (!strcmp(a, "--retval")) {
+		} else if (!strcmp(a, "--retval") || !strcmp(a, "--retval-prog-id")) {
 			const char *v = value_of(argc, argv, &i);
 
 			/* A negative N is what a program's "return -N" gives. */
 			c->run = c->check_retval = true;
+			c->retval_plus_prog_id = !strcmp(a, "--retval-prog-id");
 			c->retval = v[0] == '-' ? -(__u32)number(v + 1, 0x80000000ULL)
 						: (__u32)number(v, 0xffffffffULL);
-		} else if (!strcmp(a, "--wait-map")) {
+		} else if (!strcmp(a, "--wait-map") || !strcmp(a, "--wait-map-prog-id")) {
+			struct bt_map_check *m;
+
+			if (c->nr_maps == BT_MAX_MAPS)
+				usage("too many map checks for one case", a);
+			m = &c->maps[c->nr_maps++];
 			c->run = true;
-			c->wait_map = value_of(argc, argv, &i);
-			c->wait_key = number(value_of(argc, argv, &i), 0xffffffffULL);
-			c->wait_value = number(value_of(argc, argv, &i), ~0ULL);
+			m->plus_prog_id = !strcmp(a, "--wait-map-prog-id");
+			m->map = value_of(argc, argv, &i);
+			m->key = number(value_of(argc, argv, &i), 0xffffffffULL);
+			m->value = number(value_of(argc, argv, &i), ~0ULL);
+		} else if (!strcmp(a, "--attach")) {
+			if (c->nr_attach == BT_MAX_ATTACH)
+				usage("too many programs to attach for one case", a);
+			c->attach[c->nr_attach++] = value_of(argc, argv, &i);
 		} else if (!strcmp(a, "--expect-fail")) {
 			c->expect_fail = true;
 			add_msg(c->verifier_msg, value_of(argc, argv, &i));

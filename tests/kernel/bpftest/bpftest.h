@@ -2,9 +2,10 @@
 /*
  * mkf-bpftest: a guest runner for declarative BPF load-and-run cases.
  * One case names a BPF object and one of its programs, and what must
- * happen: the load succeeds and a test run returns a value and makes an
- * asynchronous callback write a map, or the load fails with a given error
- * and message.
+ * happen: the load succeeds and a test run returns a value (possibly
+ * relative to the program's ID) and makes an asynchronous callback, or
+ * tracing programs of the same object attached for the run, write maps;
+ * or the load fails with a given error and message.
  */
 #ifndef MKF_BPFTEST_H
 #define MKF_BPFTEST_H
@@ -17,6 +18,17 @@ struct bpf_object;
 
 /* How many --expect-fail (or --expect-libbpf) one case may give. */
 #define BT_MAX_MSGS 4
+/* How many map checks and programs to attach one case may give. */
+#define BT_MAX_MAPS 8
+#define BT_MAX_ATTACH 4
+
+/* MAP[KEY] must hold VALUE, or the program's ID plus VALUE. */
+struct bt_map_check {
+	const char *map;
+	__u32 key;
+	__u64 value;
+	bool plus_prog_id;
+};
 
 struct bt_case {
 	const char *obj;	/* path of the BPF object file */
@@ -27,10 +39,14 @@ struct bt_case {
 	/* Load must succeed (none of the expect_* below is set). */
 	bool run;		/* BPF_PROG_TEST_RUN once after loading */
 	bool check_retval;
+	bool retval_plus_prog_id;	/* the run returns the program's ID plus retval */
 	__u32 retval;
-	const char *wait_map;	/* poll this map after the run... */
-	__u32 wait_key;		/* ...until this key... */
-	__u64 wait_value;	/* ...holds this value */
+	/* After the run, poll each map until the key holds the value. */
+	struct bt_map_check maps[BT_MAX_MAPS];
+	int nr_maps;
+	/* Tracing programs of the object loaded and attached before the run. */
+	const char *attach[BT_MAX_ATTACH];
+	int nr_attach;
 
 	/* Load must fail. */
 	bool expect_fail;

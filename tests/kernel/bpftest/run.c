@@ -25,6 +25,20 @@ static void show_logs(void)
 	bt_print_indented("libbpf messages", bt_logs_text(), 30);
 }
 
+/* Fail each check that follows a successful load once, saying why. */
+static void fail_after_load(const struct bt_case *c, const char *why)
+{
+	int i;
+
+	for (i = 0; i < c->nr_attach; i++)
+		guest_fail("%s: %s attached: not reached (%s)", c->label, c->attach[i], why);
+	if (c->check_retval)
+		guest_fail("%s: test run: not reached (%s)", c->label, why);
+	for (i = 0; i < c->nr_maps; i++)
+		guest_fail("%s: %s[%u]: not reached (%s)", c->label, c->maps[i].map, c->maps[i].key,
+			   why);
+}
+
 /* Nothing could be checked: fail each declared check once, saying why. */
 static void fail_all(const struct bt_case *c, const char *why)
 {
@@ -41,10 +55,7 @@ static void fail_all(const struct bt_case *c, const char *why)
 		return;
 	}
 	guest_fail("%s: loads: not reached (%s)", c->label, why);
-	if (c->check_retval)
-		guest_fail("%s: test run: not reached (%s)", c->label, why);
-	if (c->wait_map)
-		guest_fail("%s: %s[%u]: not reached (%s)", c->label, c->wait_map, c->wait_key, why);
+	fail_after_load(c, why);
 }
 
 static void check_refused(const struct bt_case *c, int err)
@@ -93,45 +104,69 @@ static bool is_percpu(enum bpf_map_type t)
 	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH || t == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
 }
 
-/* Poll MAP[KEY] until it holds the value: the callback runs asynchronously. */
-static void check_map(const struct bt_case *c, struct bpf_object *obj, const struct bt_opts *o)
+/*
+ * Poll MAP[KEY] until it holds the value: a callback runs asynchronously.
+ * PROG_ID is the ID of the case's program, for checks relative to it.
+ */
+static void check_map(const struct bt_case *c, const struct bt_map_check *m,
+		      struct bpf_object *obj, __u32 prog_id, const struct bt_opts *o)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, c->wait_map);
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, m->map);
+	__u64 want = m->value + (m->plus_prog_id ? prog_id : 0);
 	long long start = now_ms(), waited;
 	__u64 got = 0;
 	__u32 size;
 	int fd;
 
 	if (!map) {
-		guest_fail("%s: %s[%u]: no such map in %s", c->label, c->wait_map, c->wait_key, c->obj);
+		guest_fail("%s: %s[%u]: no such map in %s", c->label, m->map, m->key, c->obj);
 		return;
 	}
 	size = bpf_map__value_size(map);
 	/* A per-CPU map would copy one value per CPU into the 8 bytes below. */
-	if (bpf_map__key_size(map) != sizeof(c->wait_key) || (size != 4 && size != 8) ||
+	if (bpf_map__key_size(map) != sizeof(m->key) || (size != 4 && size != 8) ||
 	    is_percpu(bpf_map__type(map))) {
 		guest_fail("%s: %s[%u]: want a map with 4-byte keys and 4- or 8-byte values, "
-			   "not per-CPU", c->label, c->wait_map, c->wait_key);
+			   "not per-CPU", c->label, m->map, m->key);
 		return;
 	}
 	fd = bpf_map__fd(map);
 	for (;;) {
 		__u64 v = 0;	/* a 4-byte value lands in the low half (x86 is little-endian) */
 
-		if (bpf_map_lookup_elem(fd, &c->wait_key, &v)) {
-			guest_fail("%s: %s[%u]: lookup failed: %s", c->label, c->wait_map, c->wait_key,
+		if (bpf_map_lookup_elem(fd, &m->key, &v)) {
+			guest_fail("%s: %s[%u]: lookup failed: %s", c->label, m->map, m->key,
 				   strerror(errno));
 			return;
 		}
 		got = v;
 		waited = now_ms() - start;
-		if (got == c->wait_value || waited >= o->wait_ms)
+		if (got == want || waited >= o->wait_ms)
 			break;
 		usleep(10000);
 	}
-	guest_check(got == c->wait_value, "%s: %s[%u] = %#llx after %lld ms (want %#llx)", c->label,
-		    c->wait_map, c->wait_key, (unsigned long long)got, waited,
-		    (unsigned long long)c->wait_value);
+	if (m->plus_prog_id)
+		guest_check(prog_id && got == want,
+			    "%s: %s[%u] = %#llx after %lld ms (want program ID %u + %#llx)",
+			    c->label, m->map, m->key, (unsigned long long)got, waited, prog_id,
+			    (unsigned long long)m->value);
+	else
+		guest_check(got == want, "%s: %s[%u] = %#llx after %lld ms (want %#llx)", c->label,
+			    m->map, m->key, (unsigned long long)got, waited,
+			    (unsigned long long)want);
+}
+
+/* The kernel's ID of a loaded program, 0 if it cannot be read. */
+static __u32 prog_id_of(int fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	/* libbpf 1.1 lacks bpf_prog_get_info_by_fd(). */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
 }
 
 /* Program types that BPF_PROG_TEST_RUN only runs on a packet. */
@@ -146,42 +181,79 @@ static void check_loaded(const struct bt_case *c, struct bpf_object *obj,
 			 struct bpf_program *prog, int err, const struct bt_opts *o)
 {
 	static const unsigned char packet[64];	/* an Ethernet frame of zeroes */
+	struct bpf_link *links[BT_MAX_ATTACH] = {};
 	LIBBPF_OPTS(bpf_test_run_opts, run);
-	int rerr;
+	__u32 prog_id, want;
+	char why[160];
+	int rerr, i;
 
 	guest_check(!err, "%s: loads%s%s", c->label, err ? ": refused with -" : "",
 		    err ? bt_errname(err) : "");
 	if (err) {
 		show_logs();
-		if (c->check_retval)
-			guest_fail("%s: test run: not reached (load failed)", c->label);
-		if (c->wait_map)
-			guest_fail("%s: %s[%u]: not reached (load failed)", c->label, c->wait_map,
-				   c->wait_key);
+		fail_after_load(c, "load failed");
 		return;
 	}
-	if (!c->run)
-		return;
 
+	for (i = 0; i < c->nr_attach; i++) {
+		struct bpf_program *t = bpf_object__find_program_by_name(obj, c->attach[i]);
+
+		if (!t) {
+			guest_fail("%s: %s attached: no such program in %s", c->label, c->attach[i],
+				   c->obj);
+			continue;
+		}
+		links[i] = bpf_program__attach(t);
+		rerr = links[i] ? 0 : errno;
+		guest_check(links[i], "%s: %s attached%s%s", c->label, c->attach[i],
+			    rerr ? ": " : "", rerr ? strerror(rerr) : "");
+		if (!links[i])
+			show_logs();
+	}
+	if (!c->run)
+		goto out;
+
+	prog_id = prog_id_of(bpf_program__fd(prog));
 	if (wants_packet(bpf_program__type(prog))) {
 		run.data_in = packet;
 		run.data_size_in = sizeof(packet);
 	}
 	rerr = bpf_prog_test_run_opts(bpf_program__fd(prog), &run) ? errno : 0;
 	if (c->check_retval) {
+		want = c->retval + (c->retval_plus_prog_id ? prog_id : 0);
 		if (rerr)
 			guest_fail("%s: test run failed: %s", c->label, strerror(rerr));
+		else if (c->retval_plus_prog_id)
+			guest_check(prog_id && run.retval == want,
+				    "%s: test run returns %u (want program ID %u + %u)", c->label,
+				    run.retval, prog_id, c->retval);
 		else
-			guest_check(run.retval == c->retval, "%s: test run returns %d (want %d)",
-				    c->label, (int)run.retval, (int)c->retval);
+			guest_check(run.retval == want, "%s: test run returns %d (want %d)",
+				    c->label, (int)run.retval, (int)want);
 	}
-	if (c->wait_map) {
-		if (rerr)
-			guest_fail("%s: %s[%u]: not reached (test run failed: %s)", c->label,
-				   c->wait_map, c->wait_key, strerror(rerr));
-		else
-			check_map(c, obj, o);
+	for (i = 0; i < c->nr_maps; i++) {
+		if (rerr) {
+			snprintf(why, sizeof(why), "test run failed: %s", strerror(rerr));
+			guest_fail("%s: %s[%u]: not reached (%s)", c->label, c->maps[i].map,
+				   c->maps[i].key, why);
+		} else {
+			check_map(c, &c->maps[i], obj, prog_id, o);
+		}
 	}
+out:
+	for (i = 0; i < c->nr_attach; i++)
+		bpf_link__destroy(links[i]);
+}
+
+/* P is one of the case's --attach programs. */
+static bool is_attached(const struct bt_case *c, const struct bpf_program *p)
+{
+	int i;
+
+	for (i = 0; i < c->nr_attach; i++)
+		if (!strcmp(bpf_program__name(p), c->attach[i]))
+			return true;
+	return false;
 }
 
 void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
@@ -207,9 +279,12 @@ void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
 		bpf_object__close(obj);
 		return;
 	}
-	/* One program per load, so a verifier message belongs to this case. */
+	/*
+	 * One program per load (with the tracing programs the case attaches),
+	 * so a verifier message belongs to this case.
+	 */
 	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, p == prog);
+		bpf_program__set_autoload(p, p == prog || is_attached(c, p));
 	bpf_program__set_log_buf(prog, vlog, sizeof(vlog));
 	bpf_program__set_log_level(prog, 1);
 

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The module's kfuncs called as a program for Linux 7.x would: magic
+ * kfuncs without their magic arguments, and the real legacy
+ * mkf_testmod_legacy_impl() of the module as it is declared.
+ */
+#include "testmod.h"
+
+extern __u32 mkf_testmod_magic(__u32 a) __ksym;
+extern __u32 mkf_testmod_magic2(__u32 a, __u32 b, __u32 c) __ksym;
+extern __u32 mkf_testmod_legacy(__u32 a) __ksym;
+extern __u32 mkf_testmod_legacy_impl(__u32 a, void *aux__ign) __ksym;
+
+SEC("syscall")
+int magic_new(void *ctx)
+{
+	return mkf_testmod_magic(TM_MAGIC_NEW);
+}
+
+/* Two magic arguments: the kfunc checks that it got the same aux twice. */
+SEC("syscall")
+int magic2_new(void *ctx)
+{
+	return mkf_testmod_magic2(1, 2, 3);
+}
+
+SEC("syscall")
+int legacy_new(void *ctx)
+{
+	return mkf_testmod_legacy(TM_LEGACY_NEW);
+}
+
+/* The legacy function itself: its own code runs, not the magic kfunc's. */
+SEC("syscall")
+int legacy_impl(void *ctx)
+{
+	return mkf_testmod_legacy_impl(TM_LEGACY_IMPL, (void *)0);
+}
+
+char LICENSE[] SEC("license") = "GPL";
