@@ -18,9 +18,3 @@ tests_malformed_check_LDADD = libmagic-kfunc/libmagic-kfunc.la \
 	$(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)
 EXTRA_tests_malformed_check_DEPENDENCIES = $(UNIT_BPF_OBJS) cli/magic-kfunc
 
-if SANITIZERS
-# tests/link builds a program with plain cc against the installed
-# library, which --enable-sanitizers instruments: without the ASan
-# runtime the static link fails and the shared one refuses to start.
-XFAIL_TESTS = tests/link/link-test
-endif
