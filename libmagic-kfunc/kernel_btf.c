@@ -15,16 +15,51 @@
 #define KFUNC_TAG "bpf_kfunc"
 #define DEFAULT_BTF_DIR "/sys/kernel/btf"
 
-static int cmp_kfunc(const void *a, const void *b)
+/* FNV-1a: cheap, and good enough for identifiers. */
+static __u32 name_hash(const char *s)
 {
-	const struct mkf_kfunc *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	__u32 h = 2166136261u;
 
-	if (c)
-		return c;
-	if (x->module != y->module)
-		return x->module < y->module ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/*
+ * Put funcs[i] into the hash table unless a FUNC of its name is there:
+ * entries are added in vmlinux-then-modules, type id order, so the one
+ * kept is the one libbpf binds.
+ */
+static void table_insert(struct mkf_kernel *k, size_t i)
+{
+	__u32 h = name_hash(k->funcs[i].name);
+	size_t mask = k->table_size - 1, slot = h & mask;
+	struct mkf_slot *e;
+
+	for (; (e = &k->table[slot])->idx; slot = (slot + 1) & mask)
+		if (e->hash == h && !strcmp(k->funcs[e->idx - 1].name, k->funcs[i].name))
+			return;
+	e->hash = h;
+	e->idx = (__u32)i + 1;
+}
+
+/* Grow the table to keep it at most half full; rehash in insertion order. */
+static int table_reserve(struct mkf_kernel *k, size_t func_cnt)
+{
+	size_t size = k->table_size ? k->table_size : 64, i;
+
+	while (size < 2 * func_cnt)
+		size *= 2;
+	if (size == k->table_size)
+		return 0;
+	free(k->table);
+	k->table = calloc(size, sizeof(*k->table));
+	k->table_size = k->table ? size : 0;
+	if (!k->table)
+		return -ENOMEM;
+	for (i = 0; i < k->func_cnt; i++)
+		table_insert(k, i);
+	return 0;
 }
 
 /*
@@ -68,6 +103,11 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 		return -ENOMEM;
 	}
 	k->funcs = funcs;
+	err = table_reserve(k, k->func_cnt + nfuncs);
+	if (err) {
+		free(tagged);
+		return err;
+	}
 	/* Pass 2: the FUNCs themselves. */
 	for (id = start; id < end; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -84,28 +124,23 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 		f->proto = t->type;
 		f->module = module;
 		f->tagged = tagged[id - start];
+		table_insert(k, k->func_cnt - 1);
 	}
 	free(tagged);
-	if (k->func_cnt) /* k->funcs may be NULL otherwise */
-		qsort(k->funcs, k->func_cnt, sizeof(*k->funcs), cmp_kfunc);
 	return 0;
 }
 
 const struct mkf_kfunc *mkf_kernel_find(const struct mkf_kernel *k, const char *name)
 {
-	size_t lo = 0, hi = k->func_cnt;
+	__u32 h = name_hash(name);
+	size_t mask = k->table_size - 1, slot;
+	const struct mkf_slot *e;
 
-	/* Lower bound: the first entry of the name is libbpf's choice. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(k->funcs[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < k->func_cnt && !strcmp(k->funcs[lo].name, name))
-		return &k->funcs[lo];
+	if (!k->table_size)
+		return NULL;
+	for (slot = h & mask; (e = &k->table[slot])->idx; slot = (slot + 1) & mask)
+		if (e->hash == h && !strcmp(k->funcs[e->idx - 1].name, name))
+			return &k->funcs[e->idx - 1];
 	return NULL;
 }
 
@@ -196,6 +231,7 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	free(k->funcs);
+	free(k->table);
 	free(k);
 }
 

@@ -31,10 +31,18 @@ struct mkf_kernel {
 	bool vmlinux_owned;
 	struct mkf_module *modules;
 	size_t module_cnt;
-	/* Sorted by name, then vmlinux before modules (in module order),
-	 * then type id: the first entry of a name is what libbpf binds. */
+	/* vmlinux's FUNCs, then each module's, in type id order. */
 	struct mkf_kfunc *funcs;
 	size_t func_cnt;
+	/*
+	 * Open-addressing hash table by name, holding the first FUNC of each
+	 * name: the one libbpf binds.
+	 */
+	struct mkf_slot {
+		__u32 hash;	/* of the name: most probes stop here */
+		__u32 idx;	/* funcs index + 1, 0 = empty */
+	} *table;
+	size_t table_size;		/* a power of two, or 0 */
 	size_t tag_cnt;
 };
 

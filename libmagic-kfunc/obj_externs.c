@@ -59,37 +59,63 @@ static bool sym_is_extern(const GElf_Sym *sym)
 	       GELF_ST_TYPE(sym->st_info) == STT_NOTYPE;
 }
 
-/* The BTF VAR or FUNC libbpf associates with an extern: the first of that name. */
-static int find_extern_btf_id(const struct btf *btf, const char *name)
+static int cmp_btf_name(const void *a, const void *b)
 {
-	__u32 i, n = btf__type_cnt(btf);
+	const struct mkf_btf_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-
-		if ((btf_is_var(t) || btf_is_func(t)) && !strcmp(mkf_btf_name(btf, t), name))
-			return i;
-	}
-	return -ENOENT;
+	return c ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
-static bool in_ksyms(const struct btf *btf, __u32 id)
+/*
+ * One pass over the object's BTF: its FUNCs and VARs by name, and which
+ * types the .ksyms DATASEC lists. Externs are looked up here, not by a
+ * scan of the BTF each.
+ */
+static int index_object_btf(struct mkf_object *obj)
 {
-	__u32 i, n = btf__type_cnt(btf);
+	__u32 id, n = btf__type_cnt(obj->btf);
+	const struct btf_var_secinfo *vs;
+	__u16 j;
 
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-		const struct btf_var_secinfo *vs;
-		__u16 j;
+	obj->in_ksyms = calloc(n, 1);
+	obj->btf_names = calloc(n, sizeof(*obj->btf_names));
+	if (!obj->in_ksyms || !obj->btf_names)
+		return -ENOMEM;
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, id);
 
-		if (!btf_is_datasec(t) || strcmp(mkf_btf_name(btf, t), KSYMS_SEC))
-			continue;
-		vs = btf_var_secinfos(t);
-		for (j = 0; j < btf_vlen(t); j++)
-			if (vs[j].type == id)
-				return true;
+		if (btf_is_var(t) || btf_is_func(t)) {
+			obj->btf_names[obj->btf_name_cnt].name = mkf_btf_name(obj->btf, t);
+			obj->btf_names[obj->btf_name_cnt++].id = id;
+		} else if (btf_is_datasec(t) && !strcmp(mkf_btf_name(obj->btf, t), KSYMS_SEC)) {
+			vs = btf_var_secinfos(t);
+			for (j = 0; j < btf_vlen(t); j++)
+				if (vs[j].type < n)
+					obj->in_ksyms[vs[j].type] = 1;
+		}
 	}
-	return false;
+	if (obj->btf_name_cnt)
+		qsort(obj->btf_names, obj->btf_name_cnt, sizeof(*obj->btf_names), cmp_btf_name);
+	return 0;
+}
+
+/* The BTF VAR or FUNC libbpf associates with an extern: the first of that name. */
+static int find_extern_btf_id(const struct mkf_object *obj, const char *name)
+{
+	size_t lo = 0, hi = obj->btf_name_cnt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(obj->btf_names[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < obj->btf_name_cnt && !strcmp(obj->btf_names[lo].name, name))
+		return obj->btf_names[lo].id;
+	return -ENOENT;
 }
 
 static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
@@ -101,7 +127,7 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 	size_t i;
 	int id;
 
-	id = find_extern_btf_id(obj->btf, name);
+	id = find_extern_btf_id(obj, name);
 	if (id < 0) {
 		/*
 		 * libbpf refuses this too; left alone, the symbol could take
@@ -111,11 +137,20 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 		return -EINVAL;
 	}
 	t = btf__type_by_id(obj->btf, id);
-	/* A FUNC's linkage is stored where other kinds keep vlen. */
-	if (!btf_is_func(t) || btf_vlen(t) != BTF_FUNC_EXTERN)
-		return 0; /* ksym variable, .kconfig, or not an extern */
+	/*
+	 * libbpf refuses an extern whose BTF is not declared extern; left
+	 * alone here, it would keep a name a renamed extern may take.
+	 */
+	if (btf_is_var(t) ? btf_var(t)->linkage != BTF_VAR_GLOBAL_EXTERN
+			  : btf_vlen(t) != BTF_FUNC_EXTERN) {
+		pr_warn("extern '%s': its BTF %s [%d] is not declared extern\n", name,
+			btf_is_var(t) ? "VAR" : "FUNC", id);
+		return -EINVAL;
+	}
+	if (!btf_is_func(t))
+		return 0; /* ksym variable or .kconfig */
 	/* libbpf refuses all of these when it opens the object. */
-	if (!in_ksyms(obj->btf, id)) {
+	if (!obj->in_ksyms[id]) {
 		pr_warn("extern '%s': its BTF FUNC [%d] is not in the .ksyms DATASEC\n", name, id);
 		return -EINVAL;
 	}
@@ -154,6 +189,62 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool in_sorted(const char *const *names, size_t cnt, const char *name)
+{
+	return cnt && bsearch(&name, names, cnt, sizeof(*names), cmp_str);
+}
+
+bool mkf_object_name_taken(const struct mkf_object *obj, const char *name)
+{
+	return in_sorted(obj->kept_names, obj->kept_cnt, name);
+}
+
+/*
+ * The names no kfunc extern may be renamed to: every other symbol, BTF
+ * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
+ * match, and two symbols of one name make two externs or a broken one.
+ */
+static int collect_kept_names(struct mkf_object *obj, Elf_Data *symdata, size_t strtab)
+{
+	const char **externs, *name;
+	size_t i, n = 0;
+	int err = 0;
+
+	externs = calloc(obj->extern_cnt + 1, sizeof(*externs));
+	obj->kept_names = calloc(obj->sym_cnt + obj->btf_name_cnt + 1, sizeof(*obj->kept_names));
+	if (!externs || !obj->kept_names) {
+		free(externs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < obj->extern_cnt; i++)
+		externs[i] = obj->externs[i].name;
+	if (obj->extern_cnt)
+		qsort(externs, obj->extern_cnt, sizeof(*externs), cmp_str);
+	for (i = 0; i < obj->sym_cnt + obj->btf_name_cnt && !err; i++) {
+		GElf_Sym sym;
+
+		if (i < obj->sym_cnt) {
+			name = gelf_getsym(symdata, (int)i, &sym) ?
+			       elf_strptr(obj->elf, strtab, sym.st_name) : NULL;
+			err = name ? 0 : -EINVAL;
+		} else {
+			name = obj->btf_names[i - obj->sym_cnt].name;
+		}
+		if (name && *name && !in_sorted(externs, obj->extern_cnt, name))
+			obj->kept_names[n++] = name;
+	}
+	free(externs);
+	obj->kept_cnt = n;
+	if (n)
+		qsort(obj->kept_names, n, sizeof(*obj->kept_names), cmp_str);
+	return err;
+}
+
 static int collect_externs(struct mkf_object *obj)
 {
 	const char *name;
@@ -170,8 +261,12 @@ static int collect_externs(struct mkf_object *obj)
 	}
 	if (!scn)
 		return 0; /* no symbols, no externs */
-	if (!shdr.sh_entsize)
+	/* libelf reads symbols of its own size whatever sh_entsize says. */
+	if (shdr.sh_entsize != sizeof(Elf64_Sym)) {
+		pr_warn("the symbol table's entries are %llu bytes, not %zu\n",
+			(unsigned long long)shdr.sh_entsize, sizeof(Elf64_Sym));
 		return -EINVAL;
+	}
 	obj->symtab_shndx = elf_ndxscn(scn);
 	obj->sym_cnt = shdr.sh_size / shdr.sh_entsize;
 	data = elf_getdata(scn, NULL);
@@ -209,7 +304,7 @@ static int collect_externs(struct mkf_object *obj)
 		if (err)
 			return err;
 	}
-	return 0;
+	return collect_kept_names(obj, data, shdr.sh_link);
 }
 
 /*
@@ -307,6 +402,8 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 			goto err_out;
 		}
 		err = mkf_btf_check_names(obj->btf, "the object's .BTF");
+		if (!err)
+			err = index_object_btf(obj);
 		if (err)
 			goto err_out;
 	}
@@ -328,6 +425,9 @@ void mkf_object_close(struct mkf_object *obj)
 		free(obj->externs[i].essential);
 	}
 	free(obj->externs);
+	free(obj->kept_names);
+	free(obj->btf_names);
+	free(obj->in_ksyms);
 	btf__free(obj->btf);
 	if (obj->elf)
 		elf_end(obj->elf);

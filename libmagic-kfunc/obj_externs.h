@@ -20,6 +20,11 @@ struct mkf_extern {
 	bool weak;
 };
 
+struct mkf_btf_name {
+	const char *name;
+	__u32 id;
+};
+
 struct mkf_object {
 	void *buf;		/* private copy of the ELF image */
 	size_t sz;
@@ -29,6 +34,13 @@ struct mkf_object {
 	size_t sym_cnt;
 	struct mkf_extern *externs;
 	size_t extern_cnt;
+	/* BTF FUNCs and VARs by name, then id; which ids .ksyms lists. */
+	struct mkf_btf_name *btf_names;
+	size_t btf_name_cnt;
+	unsigned char *in_ksyms;
+	/* Other symbols' and BTF FUNCs'/VARs' names, sorted (into elf, btf). */
+	const char **kept_names;
+	size_t kept_cnt;
 };
 
 /* libbpf's rule: strip only the last "X___Y" flavor suffix. */
@@ -36,6 +48,9 @@ size_t mkf_essential_name_len(const char *name);
 
 int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz);
 void mkf_object_close(struct mkf_object *obj);
+
+/* Whether a symbol or BTF FUNC/VAR other than a kfunc extern has NAME. */
+bool mkf_object_name_taken(const struct mkf_object *obj, const char *name);
 
 /* ELF helpers shared with the rewriter. */
 Elf_Scn *mkf_elf_find_scn(Elf *elf, const char *name, GElf_Shdr *shdr);

@@ -135,9 +135,11 @@ static int merge_entries(struct mkf_plan *plan)
 /*
  * An extern left alone keeps its name; if another extern is renamed to
  * that very name, libbpf sees two externs of one name. Only say so: the
- * one left alone has no fit, so libbpf would not accept it anyway.
+ * one left alone has no fit, so libbpf would not accept it anyway. The
+ * same for a rename to a name the object has for something else (a
+ * variable, a function, a non-kfunc extern).
  */
-static int note_name_clashes(struct mkf_plan *plan)
+static int note_name_clashes(struct mkf_plan *plan, const struct mkf_object *obj)
 {
 	size_t i, j;
 	int err = 0;
@@ -145,8 +147,17 @@ static int note_name_clashes(struct mkf_plan *plan)
 	for (i = 0; i < plan->entry_cnt && !err; i++) {
 		struct mkf_plan_entry *e = &plan->entries[i];
 
-		if (e->decision == MKF_DECISION_BIND)
+		if (e->decision == MKF_DECISION_BIND) {
+			/* Renamed to a name the object uses for something else. */
+			if (e->merged_into < 0 && strcmp(e->kernel_name, e->name) &&
+			    mkf_object_name_taken(obj, e->kernel_name)) {
+				e->name_clash = true;
+				err = append_reason(e, "  name clash: the object has a symbol or "
+						    "BTF type named '%s' already; libbpf will not "
+						    "find the renamed extern\n", e->kernel_name);
+			}
 			continue;
+		}
 		for (j = 0; j < plan->entry_cnt && !err; j++) {
 			const struct mkf_plan_entry *o = &plan->entries[j];
 
@@ -219,7 +230,7 @@ struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 	}
 	err = merge_entries(plan);
 	if (!err)
-		err = note_name_clashes(plan);
+		err = note_name_clashes(plan, &obj);
 	if (err)
 		goto out;
 	for (i = 0; i < plan->entry_cnt; i++) {

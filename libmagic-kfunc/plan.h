@@ -26,7 +26,7 @@ struct mkf_plan_entry {
 	char *reason;
 	long merged_into;		/* entry now carrying the calls, or -1 */
 	const char *merged_name;	/* that entry's name (same array) */
-	bool name_clash;		/* left alone, but another extern takes its name */
+	bool name_clash;		/* another extern has or takes its (new) name */
 	/*
 	 * MKF_PROTO_EXTEND: the kernel prototype, copied into plan->types,
 	 * whose params [nparams, nparams + delta) get appended.

@@ -246,6 +246,16 @@ def main():
     obj('extern-without-btf', mutated(old, extern_without_btf), 'EINVAL',
         "extern 'bpf_wq_set_callback_impl': no BTF VAR or FUNC of that name")
 
+    def func_not_extern(e):
+        # Found by fuzz/fuzz_object: an undefined symbol whose BTF FUNC
+        # is not declared extern was left alone, keeping the name
+        # another extern is renamed to.
+        b = obj_btf(e)
+        fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
+        b.set_word(fn, 1, (BTF_KIND_FUNC << 24) | 1)
+    obj('extern-func-not-extern', mutated(old, func_not_extern), 'EINVAL',
+        "extern 'bpf_wq_set_callback_impl': its BTF FUNC [")
+
     def dup_names(e):
         syms = [s for s in e.symbols() if s[2] == 0 and s[1]]
         first = next(s for s in syms if s[1] == 'bpf_wq_set_callback')
@@ -276,7 +286,16 @@ def main():
         st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
         e.set_shdr(st, 'entsize', 0)
     obj('symtab-entsize-zero', mutated(old, symtab_entsize), 'EINVAL',
-        'cannot read the object')
+        "the symbol table's entries are 0 bytes, not 24")
+
+    def symtab_entsize_26(e):
+        # Found by fuzz/fuzz_object: with entries of 26 bytes the last
+        # symbols went unread, and the rewrite (which writes 24) made
+        # them visible, externs without BTF among them.
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        e.set_shdr(st, 'entsize', 26)
+    obj('symtab-entsize-26', mutated(old, symtab_entsize_26), 'EINVAL',
+        "the symbol table's entries are 26 bytes, not 24")
 
     def symtab_size(e):
         st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)

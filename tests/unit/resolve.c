@@ -372,6 +372,56 @@ static void test_kernel_index(void)
 	btf__free(vm12);
 }
 
+/*
+ * A name defined more than once: libbpf binds the first FUNC of vmlinux
+ * (lowest id), a module's only when vmlinux has none. Enough FUNCs to
+ * make the hash table grow while a module is added.
+ */
+static void test_kernel_index_first_wins(void)
+{
+	struct btf *vm = btf__new_empty(), *mod = NULL;
+	struct mkf_kernel *k = NULL;
+	const struct mkf_kfunc *f, *g;
+	int proto = -1, first = -1, i, mod_first = -1;
+	bool added;
+	char name[32];
+
+	if (vm && btf__add_int(vm, "int", 4, BTF_INT_SIGNED) == 1)
+		proto = btf__add_func_proto(vm, 1);
+	if (proto > 0) {
+		first = btf__add_func(vm, "dup", BTF_FUNC_GLOBAL, proto);
+		btf__add_func(vm, "dup", BTF_FUNC_GLOBAL, proto);
+	}
+	for (i = 0; proto > 0 && i < 200; i++) {
+		snprintf(name, sizeof(name), "vm_func_%d", i);
+		btf__add_func(vm, name, BTF_FUNC_GLOBAL, proto);
+	}
+	mod = vm ? btf__new_empty_split(vm) : NULL;
+	for (i = 0; mod && i < 300; i++) {
+		snprintf(name, sizeof(name), "mod_func_%d", i);
+		btf__add_func(mod, name, BTF_FUNC_GLOBAL, proto);
+	}
+	if (mod) {
+		btf__add_func(mod, "dup", BTF_FUNC_GLOBAL, proto);
+		mod_first = btf__add_func(mod, "mod_dup", BTF_FUNC_GLOBAL, proto);
+		btf__add_func(mod, "mod_dup", BTF_FUNC_GLOBAL, proto);
+		k = mkf_kernel__new(vm);
+	}
+	added = k && !mkf_kernel__add_module(k, "m", mod);
+	f = added ? mkf_kernel_find(k, "dup") : NULL;
+	g = added ? mkf_kernel_find(k, "mod_dup") : NULL;
+	T_EXPECT("kernel index: a name in vmlinux twice and in a module binds vmlinux's first",
+		f && (int)f->id == first && !mkf_kfunc_module(k, f));
+	T_EXPECT("kernel index: a name twice in a module binds the module's first",
+		g && (int)g->id == mod_first && mkf_kfunc_module(k, g));
+	T_EXPECT("kernel index: every FUNC found after the table grew",
+		added && mkf_kernel_find(k, "vm_func_199") && mkf_kernel_find(k, "mod_func_0") &&
+		mkf_kernel_find(k, "mod_func_299"));
+	mkf_kernel__free(k);
+	btf__free(mod);
+	btf__free(vm);
+}
+
 int main(void)
 {
 	size_t i;
@@ -382,6 +432,7 @@ int main(void)
 	test_param_rules();
 	test_compat_rules();
 	test_kernel_index();
+	test_kernel_index_first_wins();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 

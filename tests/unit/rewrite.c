@@ -517,6 +517,44 @@ static void test_name_clash(void)
 	btf__free(vm);
 }
 
+/*
+ * Found by fuzz/fuzz_object: an undefined symbol libbpf does not take
+ * for an extern (not STT_NOTYPE) kept its name, and an extern renamed to
+ * that name made an object libbpf cannot read. The plan reports it.
+ */
+static void test_name_taken(void)
+{
+	struct btf *vm = fx_kernel(FX_73);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	const struct mkf_plan_entry *e = NULL;
+	struct mkf_plan *plan = NULL;
+	struct elf_view v = {};
+	struct image img = {};
+	long idx = -1;
+
+	if (!read_image("kf_compat", &img) && !view_open(&v, &img))
+		idx = find_und_sym(&v, "bpf_wq_set_callback");
+	if (idx >= 0) {
+		Elf64_Sym *syms = (Elf64_Sym *)((char *)img.buf + v.symtab_sh.sh_offset);
+
+		syms[idx].st_info = GELF_ST_INFO(STB_WEAK, STT_OBJECT);
+		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	}
+	if (plan)
+		e = mkf_plan__find_entry(plan, "bpf_wq_set_callback_impl");
+	t_check("a rename to a name the object has for a non-extern symbol is reported",
+		e && !mkf_plan__find_entry(plan, "bpf_wq_set_callback") &&
+		mkf_plan_entry__decision(e) == MKF_DECISION_BIND &&
+		strstr(mkf_plan_entry__reason(e), "name clash: the object has a symbol or BTF "
+		       "type named 'bpf_wq_set_callback'"),
+		"%s", e ? mkf_plan_entry__reason(e) : "no plan or no entry");
+	view_close(&v);
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 /* Nothing to change: the output is the input, byte for byte. */
 static void test_unchanged_is_identical(void)
 {
@@ -566,6 +604,7 @@ int main(void)
 		run_wcase(&wcases[i]);
 	test_plan_mismatch();
 	test_name_clash();
+	test_name_taken();
 	test_not_bpf();
 	test_unchanged_is_identical();
 	return t_done();
