@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+# P2 and P3 of "make bench": the guest program and its BPF object, run on
+# our patched 6.12 by bench/run. Built with the other guest programs, so
+# that "make" compiles them and a broken bench shows before it is run.
+
+EXTRA_DIST += bench/kfunc_cost.bpf.c
+CLEANFILES += bench/kfunc_cost.bpf.o
+bench/kfunc_cost.bpf.o: tests/bpf/wq.h tests/bpf/wq_impl.h
+
+if VM_TESTS
+noinst_PROGRAMS += bench/kfunc-cost
+noinst_DATA += bench/kfunc_cost.bpf.o
+bench_kfunc_cost_SOURCES = bench/kfunc-cost.c $(GUEST_COMMON)
+bench_kfunc_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
+bench_kfunc_cost_LDFLAGS = $(GUEST_STATIC)
+bench_kfunc_cost_LDADD = $(GUEST_LIBS)
+endif
+
+# "make bench": every part, then one table (bench/run); P1's programs
+# and object come from bench/local.mk.
+EXTRA_DIST += bench/run bench/build-cost docs/performance.md
+if VM_TESTS
+bench: bench/kfunc-cost bench/kfunc_cost.bpf.o bench/rewrite-cost$(EXEEXT) \
+		bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel tests/bpf/wq_old.bpf.o
+	$(AM_V_at)QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \
+	$(SHELL) $(srcdir)/bench/run '$(abs_top_srcdir)' '$(abs_top_builddir)' \
+		"$$(cut -f2 bench/rewrite-kernel)"
+else
+bench:
+	@echo "make bench: P2 and P3 run in QEMU guests, which this build leaves out" \
+		"(configured with --disable-vm-tests or --enable-sanitizers)" >&2; exit 1
+endif
+.PHONY: bench

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * kfunc-cost: P2 and P3 of "make bench", run inside a QEMU guest booted
+ * with our patched 6.12 (bench/run starts it through tests/vm/vm-run).
+ *
+ *   kfunc-cost OBJECT [ROUNDS [REPEAT]]
+ *
+ * P2, verifier cost: loads verify_magic and verify_impl of OBJECT (256
+ * calls each, bench/kfunc_cost.bpf.c) ROUNDS times, alternating which
+ * goes first, and reads "verification time N usec" from the verifier's
+ * statistics (log level 4) of every load.
+ *
+ * P3, call cost: loads call_magic, call_impl and call_magic_twin (the
+ * same code as call_magic) once and runs each with BPF_PROG_TEST_RUN,
+ * REPEAT times per run, ROUNDS rounds rotating the order; the kernel
+ * reports the mean time of one run. magic/twin is the control: how much
+ * two copies of one program differ where the code lands (TCG).
+ *
+ * Every line starts with the part it belongs to; the ratios are
+ * magic / impl per round, summarised as median and range. Exits 1 when
+ * a load or a run fails: a cost of a failing path means nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "guest.h"
+
+#define MAX_ROUNDS 100
+
+static char vlog[1 << 16];
+
+struct verify_cost {
+	long usec;
+	long insns;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median, min and max of N ratios (sorted in place). */
+static void summary(const char *part, const char *what, double *r, int n)
+{
+	qsort(r, n, sizeof(*r), cmp_double);
+	printf("%s summary: %s ratio median %.4f min %.4f max %.4f over %d rounds\n", part,
+	       what, n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2, r[0], r[n - 1], n);
+}
+
+static long log_number(const char *key)
+{
+	const char *p = strstr(vlog, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* Load PROG alone from a fresh open of OBJ; its verifier statistics. */
+static int verify_once(const char *obj_path, const char *prog_name, struct verify_cost *cost)
+{
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	int err;
+
+	obj = bpf_object__open_file(obj_path, NULL);
+	if (!obj) {
+		fprintf(stderr, "error: cannot open %s: %s\n", obj_path, strerror(errno));
+		return -1;
+	}
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog_name));
+	p = bpf_object__find_program_by_name(obj, prog_name);
+	vlog[0] = 0;
+	if (!p || bpf_program__set_log_buf(p, vlog, sizeof(vlog)) ||
+	    bpf_program__set_log_level(p, 4)) {
+		fprintf(stderr, "error: %s: no program %s\n", obj_path, prog_name);
+		bpf_object__close(obj);
+		return -1;
+	}
+	err = bpf_object__load(obj);
+	cost->usec = log_number("verification time ");
+	cost->insns = log_number("processed ");
+	bpf_object__close(obj);
+	if (err || cost->usec < 0 || cost->insns < 0) {
+		fprintf(stderr, "error: %s: load %d, statistics:\n%s\n", prog_name, err, vlog);
+		return -1;
+	}
+	return 0;
+}
+
+static int verifier_cost(const char *obj_path, int rounds)
+{
+	double ratio[MAX_ROUNDS];
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		struct verify_cost magic, impl;
+		bool magic_first = !(i % 2);
+
+		if (magic_first && verify_once(obj_path, "verify_magic", &magic))
+			return -1;
+		if (verify_once(obj_path, "verify_impl", &impl))
+			return -1;
+		if (!magic_first && verify_once(obj_path, "verify_magic", &magic))
+			return -1;
+		ratio[i] = (double)magic.usec / (double)(impl.usec ? impl.usec : 1);
+		printf("p2 round %d: magic %ld usec %ld insns, impl %ld usec %ld insns, "
+		       "ratio %.4f\n", i + 1, magic.usec, magic.insns, impl.usec, impl.insns,
+		       ratio[i]);
+	}
+	summary("p2", "verification time magic/impl", ratio, rounds);
+	return 0;
+}
+
+/* One BPF_PROG_TEST_RUN of FD, REPEAT times: mean ns per run. */
+static long run_once(int fd, const char *name, unsigned int repeat)
+{
+	char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = repeat);
+	int err;
+
+	err = bpf_prog_test_run_opts(fd, &opts);
+	if (err || opts.retval) {
+		fprintf(stderr, "error: %s: test run %d, retval %u (the kfunc calls must "
+			"succeed)\n", name, err, opts.retval);
+		return -1;
+	}
+	return opts.duration;
+}
+
+/* What the kernel runs: the same code for both, but for the dummy NULL. */
+static int print_code_size(int fd, const char *name)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(stderr, "error: %s: no program info: %s\n", name, strerror(errno));
+		return -1;
+	}
+	printf("p3 %s: %u xlated insns, %u bytes jited%s\n", name,
+	       info.xlated_prog_len / 8, info.jited_prog_len,
+	       info.jited_prog_len ? "" : " (interpreted)");
+	return 0;
+}
+
+static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
+{
+	static const char *const names[] = { "call_magic", "call_impl", "call_magic_twin" };
+	double ratio[MAX_ROUNDS], control[MAX_ROUNDS];
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	int fd[3], i, j, err = -1;
+
+	obj = bpf_object__open_file(obj_path, NULL);
+	if (!obj) {
+		fprintf(stderr, "error: cannot open %s: %s\n", obj_path, strerror(errno));
+		return -1;
+	}
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p), "call_", 5));
+	if (bpf_object__load(obj)) {
+		fprintf(stderr, "error: cannot load the call_* programs\n");
+		goto out;
+	}
+	for (j = 0; j < 3; j++) {
+		fd[j] = bpf_program__fd(bpf_object__find_program_by_name(obj, names[j]));
+		if (print_code_size(fd[j], names[j]))
+			goto out;
+		/* Warm up: the first run also initialises the bpf_wq. */
+		if (run_once(fd[j], names[j], 1000) < 0)
+			goto out;
+	}
+	for (i = 0; i < rounds; i++) {
+		long ns[3];
+
+		/* Each program first, second and third in turn. */
+		for (j = 0; j < 3; j++) {
+			int k = (i + j) % 3;
+
+			ns[k] = run_once(fd[k], names[k], repeat);
+			if (ns[k] < 0)
+				goto out;
+		}
+		ratio[i] = (double)ns[0] / (double)(ns[1] ? ns[1] : 1);
+		control[i] = (double)ns[0] / (double)(ns[2] ? ns[2] : 1);
+		printf("p3 round %d: magic %ld ns/run, impl %ld ns/run, magic twin %ld ns/run "
+		       "(repeat %u), ratio %.4f, control %.4f\n", i + 1, ns[0], ns[1], ns[2], repeat,
+		       ratio[i], control[i]);
+	}
+	summary("p3", "test-run time magic/impl", ratio, rounds);
+	summary("p3 control", "test-run time magic/magic twin (same code)", control, rounds);
+	err = 0;
+out:
+	bpf_object__close(obj);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 2 ? atoi(argv[2]) : 10;
+	unsigned int repeat = argc > 3 ? strtoul(argv[3], NULL, 0) : 1000000;
+	struct utsname u;
+	struct stat st;
+
+	guest_require(argv[0]);
+	if (argc < 2 || rounds < 1 || rounds > MAX_ROUNDS || !repeat) {
+		fprintf(stderr, "usage: %s OBJECT [ROUNDS (1-%d) [REPEAT]]\n", argv[0],
+			MAX_ROUNDS);
+		return 2;
+	}
+	guest_libbpf_logs(false);
+	uname(&u);
+	printf("kernel: %s, vmlinux BTF %lld bytes\n", u.release,
+	       stat("/sys/kernel/btf/vmlinux", &st) ? -1LL : (long long)st.st_size);
+	if (verifier_cost(argv[1], rounds))
+		return 1;
+	if (call_cost(argv[1], rounds, repeat))
+		return 1;
+	return 0;
+}
