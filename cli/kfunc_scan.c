@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "kfunc_scan.h"
+#include "magic_kfunc.h"
 
 #define KFUNC_TAG "bpf_kfunc"
 #define IMPL "_impl"
@@ -332,19 +333,6 @@ static bool callable(const struct index *ix, const struct func *f)
 /* ------------------------------------------------------------------ */
 /* Verifier-provided parameters (DESIGN.md section 3).                 */
 
-static const char *const provided_suffixes[] = { "__magic", "__prog", "__ign", "__implicit" };
-static const char *const provided_structs[] = { "bpf_prog_aux", "btf_struct_meta" };
-/* Scalars the verifier fills in after checking them (node offsets). */
-static const struct {
-	const char *func, *param;
-} checked_scalars[] = {
-	{ "bpf_list_push_front_impl", "off" },
-	{ "bpf_list_push_back_impl", "off" },
-	{ "bpf_rbtree_add_impl", "off" },
-};
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -352,61 +340,28 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
-		t = btf__type_by_id(btf, t->type);
-	return t;
-}
-
-/* An unqualified "void *": what meta__ign and aux__ign are declared as. */
-static bool is_plain_void_ptr(const struct btf *btf, __u32 id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && btf_is_typedef(t))
-		t = btf__type_by_id(btf, t->type);
-	return t && btf_is_ptr(t) && t->type == 0;
-}
-
-/* NULL if param i is ordinary, else how it is recognised. */
+/*
+ * NULL if param i is ordinary, else how it is recognised: "name" (with
+ * *suffix set), "type" or "table". The library's rules, the same the
+ * resolver applies.
+ */
 static const char *provided_by(const struct func *f, int i, const char **suffix)
 {
-	const struct btf_param *p = btf_params(btf__type_by_id(f->btf, f->proto)) + i;
-	const char *name = btf__name_by_offset(f->btf, p->name_off);
-	const struct btf_type *t;
-	size_t j;
+	const char *why;
+	bool by_type;
 
-	name = name ? name : "";
 	*suffix = NULL;
-	for (j = 0; j < ARRAY_SIZE(checked_scalars); j++)
-		if (!strcmp(f->name, checked_scalars[j].func) &&
-		    !strcmp(name, checked_scalars[j].param))
-			return "table";
-	for (j = 0; j < ARRAY_SIZE(provided_suffixes); j++) {
-		if (!ends_with(name, provided_suffixes[j]))
-			continue;
-		/*
-		 * "__ign" only tells the verifier to skip the type check: the
-		 * string kfuncs of 6.17+ (bpf_strlen(const char *s__ign)) take
-		 * a real pointer through it. The verifier fills in only the
-		 * plain "void *" ones (meta__ign, aux__ign).
-		 */
-		if (!strcmp(provided_suffixes[j], "__ign") && !is_plain_void_ptr(f->btf, p->type))
-			return NULL;
-		*suffix = provided_suffixes[j];
+	switch (mkf_btf__param_kind(f->btf, f->name, f->proto, i, &by_type, &why)) {
+	case MKF_PARAM_CHECKED_SCALAR:
+		return "table";
+	case MKF_PARAM_PROVIDED:
+		if (by_type)
+			return "type";
+		*suffix = why;
 		return "name";
+	default:
+		return NULL;
 	}
-	t = skip_mods(f->btf, p->type);
-	if (t && btf_is_ptr(t)) {
-		t = skip_mods(f->btf, t->type);
-		for (j = 0; t && (btf_is_struct(t) || btf_is_fwd(t)) && j < ARRAY_SIZE(provided_structs); j++)
-			if (!strcmp(btf__name_by_offset(f->btf, t->name_off), provided_structs[j]))
-				return "type";
-	}
-	return NULL;
 }
 
 static int nparams(const struct func *f)

@@ -283,6 +283,40 @@ MKF_API int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 				      const struct bpf_object_open_opts *opts,
 				      const struct mkf_open_opts *mkf_opts);
 
+/* ------------------------------------------------------------------ */
+/* Kernel function parameters: which ones the verifier provides.       */
+
+enum mkf_param_kind {
+	/* The program passes the value. */
+	MKF_PARAM_NORMAL = 0,
+	/*
+	 * The verifier supplies the value and ignores the register: the
+	 * program need not set it. Known by the parameter's name (suffix
+	 * __magic, __prog, __implicit, or __ign on a void pointer) or by
+	 * its type (struct bpf_prog_aux *, struct btf_struct_meta *).
+	 */
+	MKF_PARAM_PROVIDED,
+	/*
+	 * The verifier supplies the value but first checks that the
+	 * register holds a scalar (the node offset of
+	 * bpf_list_push_{front,back}_impl and bpf_rbtree_add_impl).
+	 */
+	MKF_PARAM_CHECKED_SCALAR,
+};
+
+/*
+ * How the verifier treats parameter idx of FUNC_PROTO proto_id in btf,
+ * the prototype of kernel function func_name (the name matters for
+ * MKF_PARAM_CHECKED_SCALAR). The rules are those the resolver applies.
+ * by_type (optional) is set when a provided parameter is known by its
+ * type only; why (optional) gets a short static description: for one
+ * known by its name, the suffix ("__magic"). MKF_PARAM_NORMAL for a
+ * type that is not a FUNC_PROTO or an idx out of range.
+ */
+MKF_API enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
+						__u32 proto_id, int idx, bool *by_type,
+						const char **why);
+
 #ifdef __cplusplus
 }
 #endif

@@ -112,3 +112,17 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 	}
 	return info;
 }
+
+enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
+					__u32 proto_id, int idx, bool *by_type, const char **why)
+{
+	struct mkf_param_info info = { MKF_PARAM_NORMAL, false, "an ordinary parameter" };
+
+	if (btf && func_name)
+		info = mkf_param_info(btf, func_name, proto_id, idx);
+	if (by_type)
+		*by_type = info.by_type;
+	if (why)
+		*why = info.why;
+	return info.kind;
+}

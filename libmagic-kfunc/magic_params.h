@@ -10,19 +10,10 @@
 #include <stdbool.h>
 #include <bpf/btf.h>
 
-enum mkf_param_kind {
-	/* The program passes a value. */
-	MKF_PARAM_NORMAL = 0,
-	/* The verifier skips the register before any check and supplies
-	 * the value: the program need not set it. */
-	MKF_PARAM_PROVIDED,
-	/* The verifier supplies the value but first checks the register
-	 * holds a scalar: an unset register fails ("R5 is not a scalar"). */
-	MKF_PARAM_CHECKED_SCALAR,
-};
+#include "magic_kfunc.h"
 
 struct mkf_param_info {
-	enum mkf_param_kind kind;
+	enum mkf_param_kind kind;	/* see magic_kfunc.h */
 	/* Provided because of its type only (no annotated name). */
 	bool by_type;
 	/* Short explanation for messages, static storage. */

@@ -423,6 +423,37 @@ static void test_log_levels(libbpf_print_fn_t dflt)
 	T_EXPECT("MKF_LOG_LEVEL=debug shows debug", stderr_has(dflt, "debug", debug));
 }
 
+/* The parameter rules, through the public entry point (the shared library). */
+static void test_param_kind(void)
+{
+	struct btf *k = fx_kernel(FX_73);
+	const char *why = NULL;
+	bool by_type = true;
+	int p;
+
+	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_list_push_back_impl",
+							BTF_KIND_FUNC))->type;
+	T_EXPECT("mkf_btf__param_kind: meta__ign is provided, by its name",
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 2, &by_type, &why) ==
+		MKF_PARAM_PROVIDED && !by_type && why && !strcmp(why, "__ign"));
+	T_EXPECT("mkf_btf__param_kind: the list node offset is a checked scalar",
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 3, NULL, NULL) ==
+		MKF_PARAM_CHECKED_SCALAR);
+	T_EXPECT("mkf_btf__param_kind: head is an ordinary param",
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 0, NULL, NULL) ==
+		MKF_PARAM_NORMAL);
+	T_EXPECT("mkf_btf__param_kind: out of range and NULL BTF are ordinary",
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 9, NULL, NULL) ==
+		MKF_PARAM_NORMAL && mkf_btf__param_kind(NULL, "x", p, 0, NULL, NULL) ==
+		MKF_PARAM_NORMAL);
+	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_wq_set_callback_impl",
+							BTF_KIND_FUNC))->type;
+	T_EXPECT("mkf_btf__param_kind: struct bpf_prog_aux * is provided, by its type",
+		mkf_btf__param_kind(k, "bpf_wq_set_callback_impl", p, 3, &by_type, NULL) ==
+		MKF_PARAM_PROVIDED && by_type);
+	btf__free(k);
+}
+
 int main(void)
 {
 	libbpf_print_fn_t old;
@@ -442,6 +473,7 @@ int main(void)
 	test_running_kernel();
 	test_open();
 	test_skeleton();
+	test_param_kind();
 	remove_files();
 	return t_done();
 }
