@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * A kernel's kfuncs with verifier-provided arguments, read from BTF
- * (see kfunc_scan.h). The rules for "verifier-provided" are those of
- * DESIGN.md section 3, the same the library applies when it resolves.
+ * A kernel's kfuncs with verifier-provided arguments (see kfunc_scan.h),
+ * by the library's rules (DESIGN.md section 3), the same it applies when
+ * it resolves.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,177 +16,7 @@
 #include "kfunc_scan.h"
 #include "magic_kfunc.h"
 
-#define KFUNC_TAG "bpf_kfunc"
 #define IMPL "_impl"
-
-/* ------------------------------------------------------------------ */
-/* Loading.                                                            */
-
-/*
- * Names are used as C strings below: refuse BTF with a name offset past
- * its strings (libbpf 1.1 does not check them).
- */
-static bool names_valid(const struct btf *btf)
-{
-	const struct btf *base = btf__base_btf(btf);
-	__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
-	__u16 i;
-
-	for (; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (!btf__name_by_offset(btf, t->name_off))
-			return false;
-		if (btf_is_func_proto(t)) {
-			for (i = 0; i < btf_vlen(t); i++)
-				if (!btf__name_by_offset(btf, btf_params(t)[i].name_off))
-					return false;
-		}
-	}
-	return true;
-}
-
-/* -errno of a failed btf__parse*(); libbpf's own codes are no errno. */
-static int parse_errno(void)
-{
-	return errno >= __LIBBPF_ERRNO__START && errno < __LIBBPF_ERRNO__END ? -EINVAL : -errno;
-}
-
-static int add_module(struct ks_kernel *k, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	struct ks_module *m;
-	struct btf *btf;
-
-	btf = btf__parse_split(path, k->vmlinux);
-	if (!btf)
-		return parse_errno();
-	if (!names_valid(btf)) {
-		btf__free(btf);
-		return -EINVAL;
-	}
-	m = realloc(k->modules, (k->module_cnt + 1) * sizeof(*m));
-	if (!m) {
-		btf__free(btf);
-		return -ENOMEM;
-	}
-	k->modules = m;
-	/* Named like the library names them: the file up to its first '.'. */
-	base = base ? base + 1 : path;
-	m[k->module_cnt].name = strndup(base, strcspn(base, "."));
-	if (!m[k->module_cnt].name) {
-		btf__free(btf);
-		return -ENOMEM;
-	}
-	m[k->module_cnt].btf = btf;
-	k->module_cnt++;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every module of the running kernel, in name order. */
-static int add_module_dir(struct ks_kernel *k, const char *dir)
-{
-	char **names = NULL, **tmp, *path;
-	size_t n = 0, i;
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
-			continue;
-		tmp = realloc(names, (n + 1) * sizeof(*names));
-		if (!tmp || !(tmp[n] = strdup(de->d_name))) {
-			names = tmp ? tmp : names;
-			err = -ENOMEM;
-			break;
-		}
-		names = tmp;
-		n++;
-	}
-	closedir(d);
-	/* names is NULL without modules: qsort() must not see it. */
-	if (!err && n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++) {
-		if (!err && asprintf(&path, "%s/%s", dir, names[i]) >= 0) {
-			/* A module can unload while we read: say so, go on. */
-			if (add_module(k, path))
-				fprintf(stderr, "warning: %s: cannot read module BTF: %s\n", path,
-					strerror(errno));
-			free(path);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return err;
-}
-
-int ks_kernel_load(struct ks_kernel *k, const char *vmlinux_path,
-		   const char *const *module_paths, size_t module_cnt,
-		   const char *btf_dir, const char **what)
-{
-	char *path = NULL;
-	size_t i;
-	int err = 0;
-
-	memset(k, 0, sizeof(*k));
-	if (!vmlinux_path) {
-		if (asprintf(&path, "%s/vmlinux", btf_dir) < 0)
-			return -ENOMEM;
-		vmlinux_path = path;
-	}
-	*what = vmlinux_path;
-	/* Raw .BTF (the harness cache, /sys/kernel/btf) or ELF: btf__parse tells. */
-	k->vmlinux = btf__parse(vmlinux_path, NULL);
-	if (k->vmlinux && !names_valid(k->vmlinux)) {
-		btf__free(k->vmlinux);
-		k->vmlinux = NULL;
-		errno = EINVAL;
-	}
-	if (!k->vmlinux) {
-		err = parse_errno();
-		/* *what must outlive this call: name the directory instead. */
-		if (path)
-			*what = btf_dir;
-		free(path);
-		return err;
-	}
-	free(path);
-	for (i = 0; i < module_cnt && !err; i++) {
-		*what = module_paths[i];
-		err = add_module(k, module_paths[i]);
-	}
-	if (!err && !module_cnt && btf_dir) {
-		*what = btf_dir;
-		err = add_module_dir(k, btf_dir);
-	}
-	if (err)
-		ks_kernel_free(k);
-	return err;
-}
-
-void ks_kernel_free(struct ks_kernel *k)
-{
-	size_t i;
-
-	/* Split BTF first: it points into its base. */
-	for (i = 0; i < k->module_cnt; i++) {
-		btf__free(k->modules[i].btf);
-		free(k->modules[i].name);
-	}
-	free(k->modules);
-	btf__free(k->vmlinux);
-	memset(k, 0, sizeof(*k));
-}
 
 /* ------------------------------------------------------------------ */
 /* Index of every FUNC by name.                                        */
@@ -197,137 +26,83 @@ struct func {
 	const struct btf *btf;
 	__u32 id;
 	__u32 proto;
-	int module;		/* -1: vmlinux */
+	const char *module;	/* NULL: vmlinux */
 	bool tagged;
+	bool callable;
 	bool paired;		/* part of a pair already reported */
 };
 
-struct index {
-	const struct ks_kernel *k;
-	struct func *funcs;
-	size_t cnt;
-	size_t tag_cnt;
-	struct btf_dump **dumps;	/* per BTF, created on demand */
-	FILE *dump_out;			/* where the dumps print */
+/* btf_dump state per BTF, created on demand. */
+struct dumper {
+	const struct btf *btf;
+	struct btf_dump *d;
 };
 
-static int index_btf(struct index *ix, const struct btf *btf, int module)
-{
-	const struct btf *base = btf__base_btf(btf);
-	__u32 start = base ? btf__type_cnt(base) : 1, end = btf__type_cnt(btf), id, n = 0;
-	unsigned char *tagged;
-	struct func *f;
+struct index {
+	struct func *funcs;	/* the FUNC libbpf binds for each name, by name */
+	size_t cnt;
+	struct dumper *dumps;
+	size_t dump_cnt;
+	FILE *dump_out;		/* where the dumps print */
+};
 
-	tagged = calloc(end - start + 1, 1);
-	if (!tagged)
-		return -ENOMEM;
-	for (id = start; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (btf_is_func(t))
-			n++;
-		/* A tag on the whole function (component_idx -1) marks a kfunc. */
-		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 ||
-		    strcmp(btf__name_by_offset(btf, t->name_off), KFUNC_TAG))
-			continue;
-		ix->tag_cnt++;
-		if (t->type >= start && t->type < end)
-			tagged[t->type - start] = 1;
-	}
-	f = realloc(ix->funcs, (ix->cnt + n + 1) * sizeof(*f));
-	if (!f) {
-		free(tagged);
-		return -ENOMEM;
-	}
-	ix->funcs = f;
-	for (id = start; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_type *proto;
-
-		if (!btf_is_func(t))
-			continue;
-		/* The scan reads its parameters: only FUNCs with a FUNC_PROTO. */
-		proto = btf__type_by_id(btf, t->type);
-		if (!proto || !btf_is_func_proto(proto))
-			continue;
-		f = &ix->funcs[ix->cnt++];
-		f->name = btf__name_by_offset(btf, t->name_off);
-		f->btf = btf;
-		f->id = id;
-		f->proto = t->type;
-		f->module = module;
-		f->tagged = tagged[id - start];
-		f->paired = false;
-	}
-	free(tagged);
-	return 0;
-}
-
-/* Name, then vmlinux before modules, then id: the first is libbpf's pick. */
 static int cmp_func(const void *a, const void *b)
 {
-	const struct func *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	if (x->module != y->module)
-		return x->module < y->module ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return strcmp(((const struct func *)a)->name, ((const struct func *)b)->name);
 }
 
-static int index_build(struct index *ix, const struct ks_kernel *k)
+/* The library's view of the kernel, one entry per name, sorted for find(). */
+static int index_build(struct index *ix, const struct mkf_kernel *k)
 {
-	size_t i, j;
-	int err;
+	size_t n = mkf_kernel__func_cnt(k), i;
 
 	memset(ix, 0, sizeof(*ix));
-	ix->k = k;
-	err = index_btf(ix, k->vmlinux, -1);
-	for (i = 0; i < k->module_cnt && !err; i++)
-		err = index_btf(ix, k->modules[i].btf, (int)i);
-	if (err)
-		return err;
+	ix->funcs = calloc(n + 1, sizeof(*ix->funcs));
+	ix->dumps = calloc(mkf_kernel__module_cnt(k) + 1, sizeof(*ix->dumps));
+	if (!ix->funcs || !ix->dumps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct mkf_kfunc *fn = mkf_kernel__func(k, i);
+		struct func *f;
+
+		if (mkf_kernel__find_func(k, mkf_kfunc__name(fn)) != fn)
+			continue; /* not the one libbpf binds */
+		f = &ix->funcs[ix->cnt++];
+		f->name = mkf_kfunc__name(fn);
+		f->btf = mkf_kfunc__btf(fn);
+		f->id = mkf_kfunc__type_id(fn);
+		f->proto = mkf_kfunc__proto_id(fn);
+		f->module = mkf_kfunc__module(fn);
+		f->tagged = mkf_kfunc__has_kfunc_tag(fn);
+		f->callable = mkf_kernel__func_callable(k, fn);
+	}
 	if (ix->cnt)
 		qsort(ix->funcs, ix->cnt, sizeof(*ix->funcs), cmp_func);
-	/* Keep one FUNC per name: the one a program would bind. */
-	for (i = 0, j = 0; i < ix->cnt; i++)
-		if (!j || strcmp(ix->funcs[j - 1].name, ix->funcs[i].name))
-			ix->funcs[j++] = ix->funcs[i];
-	ix->cnt = j;
-	ix->dumps = calloc(k->module_cnt + 1, sizeof(*ix->dumps));
-	return ix->dumps ? 0 : -ENOMEM;
+	return 0;
 }
 
 static void index_free(struct index *ix)
 {
 	size_t i;
 
-	for (i = 0; ix->dumps && i <= ix->k->module_cnt; i++)
-		btf_dump__free(ix->dumps[i]);
+	for (i = 0; i < ix->dump_cnt; i++)
+		btf_dump__free(ix->dumps[i].d);
 	free(ix->dumps);
 	free(ix->funcs);
 }
 
 static struct func *find(const struct index *ix, const char *name)
 {
-	size_t lo = 0, hi = ix->cnt;
+	struct func key = { .name = name };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(ix->funcs[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ix->cnt && !strcmp(ix->funcs[lo].name, name) ? &ix->funcs[lo] : NULL;
+	return ix->cnt ? bsearch(&key, ix->funcs, ix->cnt, sizeof(key), cmp_func) : NULL;
 }
 
-/* Without any kfunc tag (pahole < 1.26) every FUNC may be a kfunc. */
+/* Tagged, or no tags at all (pahole < 1.26): every FUNC may be a kfunc. */
 static bool callable(const struct index *ix, const struct func *f)
 {
-	return f->tagged || !ix->tag_cnt;
+	(void)ix;
+	return f->callable;
 }
 
 /* ------------------------------------------------------------------ */
@@ -400,11 +175,16 @@ static void dump_printf(void *ctx, const char *fmt, va_list args)
 
 static struct btf_dump *dumper(struct index *ix, const struct func *f)
 {
-	struct btf_dump **d = &ix->dumps[f->module + 1];
+	size_t i;
 
-	if (!*d)
-		*d = btf_dump__new(f->btf, dump_printf, ix, NULL);
-	return *d;
+	for (i = 0; i < ix->dump_cnt; i++)
+		if (ix->dumps[i].btf == f->btf)
+			return ix->dumps[i].d;
+	/* One per BTF: vmlinux and each module (dumps has room for all). */
+	ix->dumps[i].btf = f->btf;
+	ix->dumps[i].d = btf_dump__new(f->btf, dump_printf, ix, NULL);
+	ix->dump_cnt++;
+	return ix->dumps[i].d;
 }
 
 /* Emit type id declared as name, as C. */
@@ -471,7 +251,7 @@ static int add_entry(struct index *ix, struct ks_entry **entries, size_t *cnt,
 	e->kind = kind;
 	e->name = f->name;
 	e->impl = impl ? impl->name : NULL;
-	e->module = f->module < 0 ? NULL : ix->k->modules[f->module].name;
+	e->module = f->module;
 	e->callable = callable(ix, f);
 	e->impl_callable = impl ? callable(ix, impl) : false;
 	e->provided = calloc((size_t)provided, sizeof(*e->provided));
@@ -571,8 +351,7 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int ks_scan(const struct ks_kernel *k, struct ks_entry **entries, size_t *cnt,
-	    bool *has_tags)
+int ks_scan(const struct mkf_kernel *k, struct ks_entry **entries, size_t *cnt)
 {
 	struct index ix;
 	int err;
@@ -580,7 +359,6 @@ int ks_scan(const struct ks_kernel *k, struct ks_entry **entries, size_t *cnt,
 	*entries = NULL;
 	*cnt = 0;
 	err = index_build(&ix, k);
-	*has_tags = ix.tag_cnt > 0;
 	if (!err)
 		err = find_pairs(&ix, entries, cnt);
 	if (!err)

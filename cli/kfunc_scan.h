@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * Enumerate a kernel's kfuncs that take verifier-provided arguments,
- * straight from its BTF. libmagic-kfunc answers "what does this extern
- * bind to", not "what does this kernel offer", so list reads the BTF
- * itself with libbpf's btf__* API; everything it needs is in this file.
+ * Enumerate a kernel's kfuncs that take verifier-provided arguments:
+ * the library's view of the kernel (mkf_kernel__func() and friends) and
+ * its parameter rules (mkf_btf__param_kind()), grouped into pairs and
+ * singles, with C declarations from libbpf's btf_dump.
  */
 #ifndef MKF_CLI_KFUNC_SCAN_H
 #define MKF_CLI_KFUNC_SCAN_H
@@ -12,26 +12,7 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 
-struct ks_module {
-	char *name;
-	struct btf *btf;	/* split BTF on top of vmlinux */
-};
-
-struct ks_kernel {
-	struct btf *vmlinux;
-	struct ks_module *modules;
-	size_t module_cnt;
-};
-
-/*
- * vmlinux_path NULL: the running kernel from btf_dir (vmlinux and every
- * module file). Module paths are read on top of vmlinux. On failure
- * returns negative errno and points *what at the file that failed.
- */
-int ks_kernel_load(struct ks_kernel *k, const char *vmlinux_path,
-		   const char *const *module_paths, size_t module_cnt,
-		   const char *btf_dir, const char **what);
-void ks_kernel_free(struct ks_kernel *k);
+#include "magic_kfunc.h"
 
 enum ks_kind {
 	/* Callable foo + foo_impl = foo's prototype + provided params. */
@@ -70,8 +51,7 @@ struct ks_entry {
  * before k. *has_tags: whether the kernel has any kfunc tag (without,
  * every FUNC counts as callable). 0 or negative errno.
  */
-int ks_scan(const struct ks_kernel *k, struct ks_entry **entries, size_t *cnt,
-	    bool *has_tags);
+int ks_scan(const struct mkf_kernel *k, struct ks_entry **entries, size_t *cnt);
 void ks_entries_free(struct ks_entry *entries, size_t cnt);
 const char *ks_kind_str(enum ks_kind kind);
 

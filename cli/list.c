@@ -85,7 +85,7 @@ static int list_text(struct cli *cli, const struct ks_entry *entries, size_t cnt
 	return 0;
 }
 
-static void list_json(struct cli *cli, const struct ks_kernel *k, const struct ks_entry *entries,
+static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct ks_entry *entries,
 		      size_t cnt, bool has_tags)
 {
 	struct json_writer *jw = cli->jw;
@@ -100,8 +100,8 @@ static void list_json(struct cli *cli, const struct ks_kernel *k, const struct k
 	jw_bool_field(jw, "kfunc_tags", has_tags);
 	jw_name(jw, "modules");
 	jw_start_array(jw);
-	for (i = 0; i < k->module_cnt; i++)
-		jw_string(jw, k->modules[i].name);
+	for (i = 0; i < mkf_kernel__module_cnt(k); i++)
+		jw_string(jw, mkf_kernel__module_name(k, i));
 	jw_end_array(jw);
 	jw_end_object(jw);
 
@@ -137,27 +137,26 @@ static void list_json(struct cli *cli, const struct ks_kernel *k, const struct k
 
 int cmd_list(struct cli *cli)
 {
-	const char *vmlinux = cli->btf_cnt ? cli->btf[0] : NULL, *what;
 	struct ks_entry *entries;
-	struct ks_kernel k;
+	struct mkf_kernel *k;
 	bool has_tags;
 	size_t cnt;
 	int err;
 
-	err = ks_kernel_load(&k, vmlinux, cli->module_btf, cli->module_btf_cnt,
-			     vmlinux ? NULL : RUNNING_BTF_DIR, &what);
-	if (err)
-		return cli_error(cli, "cannot load the kernel's BTF (%s): %s", what, strerror(-err));
-	err = ks_scan(&k, &entries, &cnt, &has_tags);
+	k = cli_kernel_load(cli);
+	if (!k)
+		return EXIT_ERROR;
+	has_tags = mkf_kernel__has_kfunc_tags(k);
+	err = ks_scan(k, &entries, &cnt);
 	if (err) {
-		ks_kernel_free(&k);
+		mkf_kernel__free(k);
 		return cli_error(cli, "scanning the kernel's BTF: %s", strerror(-err));
 	}
 	if (cli->jw)
-		list_json(cli, &k, entries, cnt, has_tags);
+		list_json(cli, k, entries, cnt, has_tags);
 	else
 		err = list_text(cli, entries, cnt, has_tags);
 	ks_entries_free(entries, cnt);
-	ks_kernel_free(&k);
+	mkf_kernel__free(k);
 	return err;
 }

@@ -123,6 +123,7 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 		f->id = id;
 		f->proto = t->type;
 		f->module = module;
+		f->module_name = module < 0 ? NULL : k->modules[module].name;
 		f->tagged = tagged[id - start];
 		table_insert(k, k->func_cnt - 1);
 	}
@@ -152,7 +153,62 @@ bool mkf_kfunc_callable(const struct mkf_kernel *k, const struct mkf_kfunc *fn)
 
 const char *mkf_kfunc_module(const struct mkf_kernel *k, const struct mkf_kfunc *fn)
 {
-	return fn->module < 0 ? NULL : k->modules[fn->module].name;
+	(void)k;
+	return fn->module_name;
+}
+
+size_t mkf_kernel__func_cnt(const struct mkf_kernel *kernel)
+{
+	return kernel ? kernel->func_cnt : 0;
+}
+
+const struct mkf_kfunc *mkf_kernel__func(const struct mkf_kernel *kernel, size_t idx)
+{
+	if (!kernel || idx >= kernel->func_cnt)
+		return mkf_err_ptr(-ENOENT);
+	return &kernel->funcs[idx];
+}
+
+const struct mkf_kfunc *mkf_kernel__find_func(const struct mkf_kernel *kernel, const char *name)
+{
+	const struct mkf_kfunc *fn = kernel && name ? mkf_kernel_find(kernel, name) : NULL;
+
+	return fn ? fn : mkf_err_ptr(-ENOENT);
+}
+
+bool mkf_kernel__func_callable(const struct mkf_kernel *kernel, const struct mkf_kfunc *fn)
+{
+	return kernel && fn && mkf_kfunc_callable(kernel, fn);
+}
+
+const char *mkf_kfunc__name(const struct mkf_kfunc *fn)
+{
+	return fn ? fn->name : NULL;
+}
+
+const struct btf *mkf_kfunc__btf(const struct mkf_kfunc *fn)
+{
+	return fn ? fn->btf : NULL;
+}
+
+__u32 mkf_kfunc__type_id(const struct mkf_kfunc *fn)
+{
+	return fn ? fn->id : 0;
+}
+
+__u32 mkf_kfunc__proto_id(const struct mkf_kfunc *fn)
+{
+	return fn ? fn->proto : 0;
+}
+
+const char *mkf_kfunc__module(const struct mkf_kfunc *fn)
+{
+	return fn ? fn->module_name : NULL;
+}
+
+bool mkf_kfunc__has_kfunc_tag(const struct mkf_kfunc *fn)
+{
+	return fn && fn->tagged;
 }
 
 static struct mkf_kernel *kernel_new(const struct btf *vmlinux, bool owned)

@@ -17,6 +17,7 @@ struct mkf_kfunc {
 	__u32 id;		/* FUNC type id */
 	__u32 proto;		/* its FUNC_PROTO id */
 	int module;		/* index into modules, -1 for vmlinux */
+	const char *module_name;	/* its name (stable: strdup'd), NULL for vmlinux */
 	bool tagged;		/* a DECL_TAG "bpf_kfunc" points at it */
 };
 

@@ -124,6 +124,35 @@ MKF_API bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel);
 MKF_API size_t mkf_kernel__module_cnt(const struct mkf_kernel *kernel);
 MKF_API const char *mkf_kernel__module_name(const struct mkf_kernel *kernel, size_t idx);
 
+/*
+ * The kernel's functions: every FUNC of vmlinux (type id order), then of
+ * each module, kfunc or not. For tools that list or explain what a
+ * kernel offers; resolving objects needs none of this.
+ */
+struct mkf_kfunc;
+
+MKF_API size_t mkf_kernel__func_cnt(const struct mkf_kernel *kernel);
+/* NULL + errno ENOENT past the end. */
+MKF_API const struct mkf_kfunc *mkf_kernel__func(const struct mkf_kernel *kernel, size_t idx);
+/*
+ * The FUNC libbpf binds for a name: the first in vmlinux, else in the
+ * first module that has one. NULL + errno ENOENT if none.
+ */
+MKF_API const struct mkf_kfunc *mkf_kernel__find_func(const struct mkf_kernel *kernel,
+						      const char *name);
+/* Whether a BPF program may call it: tagged, or the kernel has no tags. */
+MKF_API bool mkf_kernel__func_callable(const struct mkf_kernel *kernel,
+				       const struct mkf_kfunc *fn);
+MKF_API const char *mkf_kfunc__name(const struct mkf_kfunc *fn);
+/* The BTF it is in: vmlinux's, or a module's split BTF. */
+MKF_API const struct btf *mkf_kfunc__btf(const struct mkf_kfunc *fn);
+MKF_API __u32 mkf_kfunc__type_id(const struct mkf_kfunc *fn);
+MKF_API __u32 mkf_kfunc__proto_id(const struct mkf_kfunc *fn);
+/* Module name, NULL for vmlinux. */
+MKF_API const char *mkf_kfunc__module(const struct mkf_kfunc *fn);
+/* A DECL_TAG "bpf_kfunc" points at it. */
+MKF_API bool mkf_kfunc__has_kfunc_tag(const struct mkf_kfunc *fn);
+
 /* ------------------------------------------------------------------ */
 /* Plan: one decision per kfunc extern of an object.                   */
 

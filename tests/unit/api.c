@@ -423,6 +423,47 @@ static void test_log_levels(libbpf_print_fn_t dflt)
 	T_EXPECT("MKF_LOG_LEVEL=debug shows debug", stderr_has(dflt, "debug", debug));
 }
 
+/* The kernel's functions, through the public accessors. */
+static void test_kernel_funcs(void)
+{
+	struct btf *vm = fx_kernel(FX_70), *mod = fx_module(vm, true);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	const struct mkf_kfunc *fn, *impl, *m;
+	size_t i, n, found = 0;
+
+	if (!k || mkf_kernel__add_module(k, "mkf_testmod", mod)) {
+		t_fail("kernel functions", "cannot describe the fixture kernel");
+		goto out;
+	}
+	n = mkf_kernel__func_cnt(k);
+	for (i = 0; i < n; i++)
+		found += mkf_kernel__func(k, i) && mkf_kfunc__name(mkf_kernel__func(k, i));
+	T_EXPECT("mkf_kernel__func: every index up to func_cnt", n > 0 && found == n);
+	errno = 0;
+	T_EXPECT("mkf_kernel__func: past the end is NULL, ENOENT",
+		!mkf_kernel__func(k, n) && errno == ENOENT);
+	fn = mkf_kernel__find_func(k, "bpf_wq_set_callback");
+	impl = mkf_kernel__find_func(k, "bpf_wq_set_callback_impl");
+	m = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	T_EXPECT("mkf_kernel__find_func: a tagged vmlinux kfunc",
+		fn && !strcmp(mkf_kfunc__name(fn), "bpf_wq_set_callback") &&
+		mkf_kfunc__btf(fn) == vm && !mkf_kfunc__module(fn) &&
+		mkf_kfunc__has_kfunc_tag(fn) && mkf_kernel__func_callable(k, fn) &&
+		btf__type_by_id(vm, mkf_kfunc__type_id(fn))->type == mkf_kfunc__proto_id(fn));
+	T_EXPECT("mkf_kernel__find_func: a prototype-only _impl is not callable",
+		impl && !mkf_kfunc__has_kfunc_tag(impl) && !mkf_kernel__func_callable(k, impl));
+	T_EXPECT("mkf_kernel__find_func: a module kfunc names its module",
+		m && mkf_kfunc__btf(m) == mod && mkf_kfunc__module(m) &&
+		!strcmp(mkf_kfunc__module(m), "mkf_testmod"));
+	errno = 0;
+	T_EXPECT("mkf_kernel__find_func: no such name is NULL, ENOENT",
+		!mkf_kernel__find_func(k, "no_such_function") && errno == ENOENT);
+out:
+	mkf_kernel__free(k);
+	btf__free(mod);
+	btf__free(vm);
+}
+
 /* The parameter rules, through the public entry point (the shared library). */
 static void test_param_kind(void)
 {
@@ -474,6 +515,7 @@ int main(void)
 	test_open();
 	test_skeleton();
 	test_param_kind();
+	test_kernel_funcs();
 	remove_files();
 	return t_done();
 }
