@@ -82,6 +82,22 @@ int example_open(const struct example *ex, struct bpf_object_skeleton *s, const 
 	return missing ? EXAMPLE_UNSUPPORTED : EXAMPLE_OK;
 }
 
+int example_open_load(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc)
+{
+	int rc = example_open(ex, s, kfunc);
+
+	if (rc == EXAMPLE_UNSUPPORTED)
+		return example_unsupported(ex, kfunc);
+	if (rc != EXAMPLE_OK)
+		return rc;
+	/* What the skeleton's NAME__load() does. */
+	if (bpf_object__load_skeleton(s)) {
+		fprintf(stderr, "%s: the kernel refused the program\n", ex->name);
+		return EXAMPLE_FAIL;
+	}
+	return EXAMPLE_OK;
+}
+
 int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = ctx, .ctx_size_in = ctx_sz);

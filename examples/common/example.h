@@ -51,6 +51,13 @@ void example_init(struct example *ex, int argc, char **argv, const char *usage);
  */
 int example_open(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc);
 
+/*
+ * example_open(), saying so when kfunc is not supported, then load the
+ * object. EXAMPLE_OK once loaded; else what to exit with.
+ */
+int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
+		      const char *kfunc);
+
 /* BPF_PROG_TEST_RUN once with ctx; the program's return value in *retval. */
 int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval);
 

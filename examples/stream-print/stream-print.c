@@ -86,18 +86,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", ex.name);
 		return EXAMPLE_FAIL;
 	}
-	rc = example_open(&ex, skel->skeleton, KFUNC);
-	if (rc == EXAMPLE_UNSUPPORTED)
-		rc = example_unsupported(&ex, KFUNC);
-	if (rc != EXAMPLE_OK)
-		goto out;
-	if (stream_print__load(skel)) {
-		fprintf(stderr, "%s: the kernel refused the program\n", ex.name);
-		rc = EXAMPLE_FAIL;
-		goto out;
-	}
-	rc = run(&ex, skel, n);
-out:
+	rc = example_open_load(&ex, skel->skeleton, KFUNC);
+	if (rc == EXAMPLE_OK)
+		rc = run(&ex, skel, n);
 	stream_print__destroy(skel);
 	return rc;
 }

@@ -3,7 +3,7 @@
  * Hand-written compat in sched_ext's style: both forms declared weak,
  * chosen with bpf_ksym_exists(), plus a flavored 6.17-style extern.
  */
-#include "kf_bpf.h"
+#include "kf_wq.h"
 
 extern int bpf_wq_set_callback(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
 			       unsigned int flags) __weak __ksym;
@@ -11,17 +11,6 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (*cb)(void *, int *, 
 				    unsigned int flags, void *aux__ign) __weak __ksym;
 extern int bpf_stream_vprintk___v617(int stream_id, const char *fmt, const void *args,
 				     __u32 len, void *aux__prog) __weak __ksym;
-
-struct elem {
-	struct bpf_wq wq;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, int);
-	__type(value, struct elem);
-} wq_map SEC(".maps");
 
 static int wq_cb(void *map, int *key, void *value)
 {
@@ -31,8 +20,7 @@ static int wq_cb(void *map, int *key, void *value)
 SEC("tc")
 int set_wq(void *ctx)
 {
-	int key = 0;
-	struct elem *e = bpf_map_lookup_elem(&wq_map, &key);
+	struct elem *e = wq_elem();
 
 	if (!e)
 		return 0;

@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Written for 7.x: the short forms, no verifier-provided arguments. */
-#include "kf_bpf.h"
+#include "kf_wq.h"
 
 extern int bpf_wq_set_callback(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
 			       unsigned int flags) __weak __ksym;
 extern int bpf_stream_vprintk(int stream_id, const char *fmt, const void *args,
 			      __u32 len) __weak __ksym;
-
-struct elem {
-	struct bpf_wq wq;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, int);
-	__type(value, struct elem);
-} wq_map SEC(".maps");
 
 int calls;
 
@@ -29,8 +18,7 @@ static int wq_cb(void *map, int *key, void *value)
 SEC("tc")
 int set_wq(void *ctx)
 {
-	int key = 0;
-	struct elem *e = bpf_map_lookup_elem(&wq_map, &key);
+	struct elem *e = wq_elem();
 
 	if (!e)
 		return 0;

@@ -17,8 +17,8 @@ UNIT_LDADD = libmagic-kfunc/libmagic-kfunc.la $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZL
 # .bpf.c.bpf.o rule; only ever opened by libbpf, never loaded).
 UNIT_BPF_OBJS = tests/unit/kf_wq_new.bpf.o tests/unit/kf_wq_old.bpf.o \
 	tests/unit/kf_compat.bpf.o tests/unit/kf_list.bpf.o tests/unit/kf_clash.bpf.o
-$(UNIT_BPF_OBJS): tests/unit/kf_bpf.h tests/unit/$(am__dirstamp)
-EXTRA_DIST += tests/unit/kf_bpf.h $(UNIT_BPF_OBJS:.bpf.o=.bpf.c)
+$(UNIT_BPF_OBJS): tests/unit/kf_bpf.h tests/unit/kf_wq.h tests/unit/$(am__dirstamp)
+EXTRA_DIST += tests/unit/kf_bpf.h tests/unit/kf_wq.h $(UNIT_BPF_OBJS:.bpf.o=.bpf.c)
 BUILT_SOURCES += tests/unit/kf_wq_new.skel.h
 CLEANFILES += $(UNIT_BPF_OBJS) tests/unit/kf_wq_new.skel.h
 
