@@ -98,15 +98,24 @@ int example_open_load(const struct example *ex, struct bpf_object_skeleton *s, c
 	return EXAMPLE_OK;
 }
 
-int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval)
+int example_run(const struct example *ex, int prog_fd, const char *prog, void *ctx,
+		size_t ctx_sz, const char *kfunc)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = ctx, .ctx_size_in = ctx_sz);
-	int err = bpf_prog_test_run_opts(prog_fd, &topts);
+	int ret;
 
-	if (err)
-		return -errno;
-	*retval = (int)topts.retval;
-	return 0;
+	if (bpf_prog_test_run_opts(prog_fd, &topts)) {
+		fprintf(stderr, "%s: test run failed: %s\n", ex->name, strerror(errno));
+		return EXAMPLE_FAIL;
+	}
+	ret = (int)topts.retval;
+	if (ret == EXAMPLE_RET_UNSUPPORTED)
+		return example_unsupported(ex, kfunc);
+	if (ret) {
+		fprintf(stderr, "%s: %s returned %d\n", ex->name, prog, ret);
+		return EXAMPLE_FAIL;
+	}
+	return EXAMPLE_OK;
 }
 
 int example_unsupported(const struct example *ex, const char *kfunc)

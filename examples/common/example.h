@@ -58,8 +58,13 @@ int example_open(const struct example *ex, struct bpf_object_skeleton *s, const 
 int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
 		      const char *kfunc);
 
-/* BPF_PROG_TEST_RUN once with ctx; the program's return value in *retval. */
-int example_run(int prog_fd, void *ctx, size_t ctx_sz, int *retval);
+/*
+ * BPF_PROG_TEST_RUN once with ctx and judge what the program (named prog
+ * in messages) returns: 0 is EXAMPLE_OK, EXAMPLE_RET_UNSUPPORTED means
+ * kfunc is missing (EXAMPLE_UNSUPPORTED), anything else a failure.
+ */
+int example_run(const struct example *ex, int prog_fd, const char *prog, void *ctx,
+		size_t ctx_sz, const char *kfunc);
 
 /* Print "not supported by this kernel" and return EXAMPLE_UNSUPPORTED. */
 int example_unsupported(const struct example *ex, const char *kfunc);

@@ -43,18 +43,10 @@ static int run(const struct example *ex, struct stream_print *skel, unsigned int
 
 	for (i = 0; i < n; i++) {
 		struct { __u32 run, value; } g = { .run = i, .value = i + 2 };
-		int ret, err = example_run(fd, &g, sizeof(g), &ret);
+		int rc = example_run(ex, fd, "greet()", &g, sizeof(g), KFUNC);
 
-		if (err) {
-			fprintf(stderr, "%s: test run failed: %s\n", ex->name, strerror(-err));
-			return EXAMPLE_FAIL;
-		}
-		if (ret == EXAMPLE_RET_UNSUPPORTED)
-			return example_unsupported(ex, KFUNC);
-		if (ret) {
-			fprintf(stderr, "%s: greet() returned %d\n", ex->name, ret);
-			return EXAMPLE_FAIL;
-		}
+		if (rc != EXAMPLE_OK)
+			return rc;
 	}
 	len = stream_read(fd, EXAMPLE_BPF_STDOUT, text, sizeof(text) - 1);
 	if (len < 0) {

@@ -45,19 +45,12 @@ static int run(const struct example *ex, struct task_work *skel)
 {
 	struct { __s32 pid; } req = { .pid = getpid() };
 	struct work w;
-	int ret, err;
+	int rc;
 
-	err = example_run(bpf_program__fd(skel->progs.schedule_on), &req, sizeof(req), &ret);
-	if (err) {
-		fprintf(stderr, "%s: test run failed: %s\n", ex->name, strerror(-err));
-		return EXAMPLE_FAIL;
-	}
-	if (ret == EXAMPLE_RET_UNSUPPORTED)
-		return example_unsupported(ex, KFUNC);
-	if (ret) {
-		fprintf(stderr, "%s: schedule_on() returned %d\n", ex->name, ret);
-		return EXAMPLE_FAIL;
-	}
+	rc = example_run(ex, bpf_program__fd(skel->progs.schedule_on), "schedule_on()", &req,
+			 sizeof(req), KFUNC);
+	if (rc != EXAMPLE_OK)
+		return rc;
 	if (wait_work(bpf_map__fd(skel->maps.works), &w)) {
 		fprintf(stderr, "%s: map lookup failed\n", ex->name);
 		return EXAMPLE_FAIL;

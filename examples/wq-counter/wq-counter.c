@@ -36,18 +36,10 @@ static int run(const struct example *ex, struct wq_counter *skel, unsigned int n
 
 	for (i = 0; i < n; i++) {
 		struct { __u32 slot; } ev = { .slot = i };
-		int ret, err = example_run(fd, &ev, sizeof(ev), &ret);
+		int rc = example_run(ex, fd, "count_event()", &ev, sizeof(ev), KFUNC);
 
-		if (err) {
-			fprintf(stderr, "%s: test run failed: %s\n", ex->name, strerror(-err));
-			return EXAMPLE_FAIL;
-		}
-		if (ret == EXAMPLE_RET_UNSUPPORTED)
-			return example_unsupported(ex, KFUNC);
-		if (ret) {
-			fprintf(stderr, "%s: count_event() returned %d\n", ex->name, ret);
-			return EXAMPLE_FAIL;
-		}
+		if (rc != EXAMPLE_OK)
+			return rc;
 	}
 	got = wait_count(&skel->bss->count, n);
 	printf("%s: %u events, count = %llu\n", ex->name, n, (unsigned long long)got);
