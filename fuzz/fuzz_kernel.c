@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "magic_kfunc.h"
+#include "fuzz_common.h"
 
 #ifndef MKF_FUZZ_OBJDIR
 #define MKF_FUZZ_OBJDIR "tests/unit"
@@ -26,14 +27,6 @@ static void *objs[NOBJS];
 static size_t obj_sz[NOBJS];
 static char tmp_path[] = "/tmp/mkf-fuzz-kernel.XXXXXX";
 static int tmp_fd = -1;
-
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	(void)level;
-	(void)fmt;
-	(void)args;
-	return 0;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

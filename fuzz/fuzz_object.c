@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "magic_kfunc.h"
+#include "fuzz_common.h"
 #include "fixtures.h"
 
 static const enum fx_era eras[] = {
@@ -20,14 +21,6 @@ static const enum fx_era eras[] = {
 static struct btf *btfs[NERAS + 1], *mod_btf;
 static struct mkf_kernel *kernels[NERAS + 1];
 static bool no_libbpf;
-
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	(void)level;
-	(void)fmt;
-	(void)args;
-	return 0;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -4,7 +4,7 @@
 # each for N seconds. Nothing of the normal build or of "make check"
 # depends on them.
 
-EXTRA_DIST += fuzz/fuzz_object.c fuzz/fuzz_kernel.c fuzz/run-fuzz docs/robustness.md
+EXTRA_DIST += fuzz/fuzz_object.c fuzz/fuzz_kernel.c fuzz/fuzz_common.h fuzz/run-fuzz docs/robustness.md
 
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = fuzz_object fuzz_kernel
