@@ -148,7 +148,7 @@ static struct mkf_plan *plan_checked(struct bench *b, const struct mkf_kernel *k
 static void rewrite_checked(struct bench *b, const struct mkf_plan *plan,
 			    void **out, size_t *out_sz)
 {
-	int err = mkf_object__rewrite(b->obj, b->obj_sz, plan, out, out_sz);
+	int err = mkf_object__rewrite(b->obj, b->obj_sz, plan, out, out_sz, NULL);
 
 	if (err)
 		die("%s: mkf_object__rewrite: %s\n", b->obj_path, strerror(-err));

@@ -28,7 +28,7 @@ static void proto_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 	else if (c == MKF_PROTO_SAME)
 		snprintf(buf, sz, "same");
 	else
-		snprintf(buf, sz, "%s %+d", proto_change_str(c), mkf_plan_entry__param_delta(e));
+		snprintf(buf, sz, "%s %+d", mkf_proto_change_str(c), mkf_plan_entry__param_delta(e));
 }
 
 static void notes_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
@@ -65,15 +65,15 @@ static int explain_text(struct cli *cli, const struct cli_object *obj,
 	for (i = 0; i < n && !err; i++) {
 		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
 		const char *kname = mkf_plan_entry__kernel_name(e), *mod = mkf_plan_entry__module(e);
-		char proto[32], rule[8], notes[256];
+		char proto[32], rule[16], notes[256];
 		const char *row[NCOLS];
 
 		proto_cell(e, proto, sizeof(proto));
 		notes_cell(e, notes, sizeof(notes));
-		snprintf(rule, sizeof(rule), "%d", mkf_plan_entry__rule(e));
+		snprintf(rule, sizeof(rule), "%s", mkf_rule_str(mkf_plan_entry__rule(e)));
 		row[0] = mkf_plan_entry__name(e);
 		row[1] = mkf_plan_entry__is_weak(e) ? "weak" : "strong";
-		row[2] = decision_str(mkf_plan_entry__decision(e));
+		row[2] = mkf_decision_str(mkf_plan_entry__decision(e));
 		row[3] = kname;
 		row[4] = kname ? (mod ? mod : "vmlinux") : NULL;
 		row[5] = proto;

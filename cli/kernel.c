@@ -14,8 +14,7 @@ struct mkf_kernel *cli_kernel_load(struct cli *cli)
 {
 	const char *vmlinux = cli->btf_cnt ? cli->btf[0] : NULL;
 	struct mkf_kernel *k;
-	const char *why;
-	int err;
+	char why[512];
 
 	/*
 	 * Module files on top of the running kernel's vmlinux: the library
@@ -27,37 +26,30 @@ struct mkf_kernel *cli_kernel_load(struct cli *cli)
 		 .vmlinux_path = vmlinux,
 		 .module_paths = cli->module_btf,
 		 .module_cnt = cli->module_btf_cnt,
+		 .err_buf = why,
+		 .err_buf_sz = sizeof(why),
 	);
 
-	cli_log_capture_begin();
+	/* Warnings of a load that works (a module that vanished) reach
+	 * stderr through the print callback. */
 	k = mkf_kernel__load(&opts);
-	err = errno;
-	why = cli_log_capture_end();
-	if (!k) {
+	if (!k)
 		cli_error(cli, "cannot load the kernel's BTF (%s): %s",
-			  vmlinux ? vmlinux : RUNNING_BTF_DIR, *why ? why : strerror(err));
-		return NULL;
-	}
-	/* Warnings of a load that worked (a module that vanished) still matter. */
-	if (*why)
-		fprintf(stderr, "warning: %s\n", why);
+			  vmlinux ? vmlinux : RUNNING_BTF_DIR, why);
 	return k;
 }
 
 struct mkf_kernel *cli_kernel_load_spec(struct cli *cli, const struct kernel_spec *spec)
 {
 	struct mkf_kernel *k;
-	const char *why;
-	int err;
+	char why[512];
 
-	MKF_OPTS(mkf_kernel_opts, opts, .vmlinux_path = spec->btf);
-	cli_log_capture_begin();
+	MKF_OPTS(mkf_kernel_opts, opts, .vmlinux_path = spec->btf,
+		 .err_buf = why, .err_buf_sz = sizeof(why));
 	k = mkf_kernel__load(&opts);
-	err = errno;
-	why = cli_log_capture_end();
 	if (!k)
 		cli_error(cli, "kernel %s: cannot load its BTF (%s): %s", spec->label, spec->btf,
-			  *why ? why : strerror(err));
+			  why);
 	return k;
 }
 

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * list: the selected kernel's kfuncs that take verifier-provided
- * arguments, by the convention the kernel uses for each (see
- * kfunc_scan.h for the kinds).
+ * arguments, as the library classifies them (enum mkf_kfunc_shape);
+ * this file only presents them.
  */
+#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
-#include "kfunc_scan.h"
+#include "decl.h"
 #include "table.h"
 
 static const char *const header[] = {
@@ -18,39 +19,118 @@ static const char *const header[] = {
 };
 #define NCOLS ((int)(sizeof(header) / sizeof(header[0])))
 
-static const char *status(const struct ks_entry *e)
+/* One kfunc as printed: its C text and its verifier-provided params. */
+struct row {
+	const struct mkf_kfunc *kf;
+	const char *style;
+	char *prototype;	/* of the FUNC that lists the provided params */
+	char **decl;		/* each provided param */
+	const char **by;	/* "name", "type" or "table" */
+	int cnt;
+};
+
+static const char *by_str(enum mkf_param_basis b)
 {
-	switch (e->kind) {
-	case KS_PAIR:
-		return e->impl_callable ? "both callable" : "_impl proto-only";
-	case KS_LEGACY:
+	switch (b) {
+	case MKF_PARAM_BASIS_TYPE_PROG_AUX:
+	case MKF_PARAM_BASIS_TYPE_STRUCT_META:
+		return "type";
+	case MKF_PARAM_BASIS_KNOWN_SCALAR:
+		return "table";
+	default:
+		return "name";
+	}
+}
+
+/* The convention of the provided params, from the first one's basis. */
+static const char *style_str(enum mkf_param_basis b)
+{
+	switch (b) {
+	case MKF_PARAM_BASIS_SUFFIX_MAGIC:
+		return "magic";
+	case MKF_PARAM_BASIS_SUFFIX_IMPLICIT:
+	case MKF_PARAM_BASIS_TYPE_PROG_AUX:
+	case MKF_PARAM_BASIS_TYPE_STRUCT_META:
+		return "implicit";
+	default:
+		return "legacy";
+	}
+}
+
+static void row_free(struct row *r)
+{
+	int i;
+
+	for (i = 0; i < r->cnt; i++)
+		free(r->decl[i]);
+	free(r->decl);
+	free(r->by);
+	free(r->prototype);
+}
+
+static int row_fill(struct decl_printer *dp, const struct mkf_kfunc *kf, struct row *r)
+{
+	const struct mkf_func *full = mkf_kfunc__full(kf);
+	const struct btf *btf = mkf_func__btf(full);
+	__u32 proto = mkf_func__proto_id(full);
+	int n = btf_vlen(btf__type_by_id(btf, proto)), k = mkf_kfunc__provided_cnt(kf), i;
+	enum mkf_param_basis basis;
+
+	memset(r, 0, sizeof(*r));
+	r->kf = kf;
+	r->style = "legacy";
+	r->prototype = decl_function(dp, full);
+	r->decl = calloc((size_t)k + 1, sizeof(*r->decl));
+	r->by = calloc((size_t)k + 1, sizeof(*r->by));
+	if (!r->prototype || !r->decl || !r->by)
+		return -ENOMEM;
+	for (i = n - k; i < n; i++) {
+		mkf_btf__param_kind(btf, mkf_func__name(full), proto, i, &basis);
+		if (i == n - k)
+			r->style = style_str(basis);
+		r->by[r->cnt] = by_str(basis);
+		r->decl[r->cnt] = decl_param(dp, full, i);
+		if (!r->decl[r->cnt])
+			return -ENOMEM;
+		r->cnt++;
+	}
+	return 0;
+}
+
+static const char *status(const struct mkf_kfunc *kf)
+{
+	switch (mkf_kfunc__shape(kf)) {
+	case MKF_KFUNC_PAIR:
+		return mkf_func__is_callable(mkf_kfunc__impl(kf)) ? "both callable"
+								  : "_impl proto-only";
+	case MKF_KFUNC_LEGACY:
 		return "callable, pass dummies";
-	case KS_UNSPLIT:
+	case MKF_KFUNC_UNSPLIT:
 		return "callable, no _impl";
-	case KS_PROTO_ONLY:
+	case MKF_KFUNC_PROTO_ONLY:
 		return "proto-only";
 	}
 	return "?";
 }
 
-static char *provided_str(const struct ks_entry *e)
+static char *provided_str(const struct row *r)
 {
-	size_t len = 0, i;
+	size_t len = 0;
 	char *s = NULL;
 	FILE *f = open_memstream(&s, &len);
+	int i;
 
 	if (!f)
 		return NULL;
-	for (i = 0; i < e->provided_cnt; i++)
-		fprintf(f, "%s%s", i ? ", " : "", e->provided[i].decl);
+	for (i = 0; i < r->cnt; i++)
+		fprintf(f, "%s%s", i ? ", " : "", r->decl[i]);
 	fclose(f);
 	return s;
 }
 
-static int list_text(struct cli *cli, const struct ks_entry *entries, size_t cnt,
-		     bool has_tags)
+static int list_text(struct cli *cli, const struct row *rows, size_t cnt, bool has_tags)
 {
-	size_t i, per_kind[KS_PROTO_ONLY + 1] = {};
+	size_t i, per_shape[MKF_KFUNC_PROTO_ONLY + 1] = {};
 	struct table *t = table_new(NCOLS);
 	int err;
 
@@ -61,18 +141,25 @@ static int list_text(struct cli *cli, const struct ks_entry *entries, size_t cnt
 			 : "no kfunc tags: every function counts as callable");
 	err = table_add(t, header);
 	for (i = 0; i < cnt && !err; i++) {
-		const struct ks_entry *e = &entries[i];
-		char *prov = provided_str(e);
-		const char *row[NCOLS] = {
-			/* What a program calls, and the full form beside it. */
-			ks_kind_str(e->kind), e->kind == KS_PROTO_ONLY ? NULL : e->name,
-			e->kind == KS_PROTO_ONLY ? e->name : e->impl, status(e), e->style, prov,
-			e->module ? e->module : "vmlinux",
-		};
+		const struct mkf_kfunc *kf = rows[i].kf;
+		enum mkf_kfunc_shape shape = mkf_kfunc__shape(kf);
+		const char *name = mkf_func__name(mkf_kfunc__func(kf)), *mod;
+		char *prov = provided_str(&rows[i]);
+		const char *row[NCOLS];
 
+		mod = mkf_func__module(mkf_kfunc__func(kf));
+		/* What a program calls, and the full form beside it. */
+		row[0] = mkf_kfunc_shape_str(shape);
+		row[1] = shape == MKF_KFUNC_PROTO_ONLY ? NULL : name;
+		row[2] = shape == MKF_KFUNC_PAIR ? mkf_func__name(mkf_kfunc__impl(kf))
+		       : shape == MKF_KFUNC_PROTO_ONLY ? name : NULL;
+		row[3] = status(kf);
+		row[4] = rows[i].style;
+		row[5] = prov;
+		row[6] = mod ? mod : "vmlinux";
 		err = prov ? table_add(t, row) : -ENOMEM;
 		free(prov);
-		per_kind[e->kind]++;
+		per_shape[shape]++;
 	}
 	if (!err && cnt)
 		table_print(t, cli->out, "");
@@ -80,52 +167,43 @@ static int list_text(struct cli *cli, const struct ks_entry *entries, size_t cnt
 	if (err)
 		return cli_error(cli, "%s", strerror(-err));
 	fprintf(cli->out, "%s%zu pair%s, %zu legacy, %zu unsplit, %zu proto-only\n",
-		cnt ? "\n" : "", per_kind[KS_PAIR], per_kind[KS_PAIR] == 1 ? "" : "s",
-		per_kind[KS_LEGACY], per_kind[KS_UNSPLIT], per_kind[KS_PROTO_ONLY]);
+		cnt ? "\n" : "", per_shape[MKF_KFUNC_PAIR], per_shape[MKF_KFUNC_PAIR] == 1 ? "" : "s",
+		per_shape[MKF_KFUNC_LEGACY], per_shape[MKF_KFUNC_UNSPLIT],
+		per_shape[MKF_KFUNC_PROTO_ONLY]);
 	return 0;
 }
 
-static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct ks_entry *entries,
-		      size_t cnt, bool has_tags)
+static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct row *rows,
+		      size_t cnt)
 {
 	struct json_writer *jw = cli->jw;
-	size_t i, j;
+	size_t i;
+	int j;
 
 	jw_start_object(jw);
-	jw_name(jw, "kernel");
-	jw_start_object(jw);
-	jw_string_field(jw, "btf", cli->btf_cnt ? cli->btf[0] : NULL);
-	if (!cli->btf_cnt)
-		jw_string_field(jw, "btf_dir", RUNNING_BTF_DIR);
-	jw_bool_field(jw, "kfunc_tags", has_tags);
-	jw_name(jw, "modules");
-	jw_start_array(jw);
-	for (i = 0; i < mkf_kernel__module_cnt(k); i++)
-		jw_string(jw, mkf_kernel__module_name(k, i));
-	jw_end_array(jw);
-	jw_end_object(jw);
-
+	cli_kernel_json(cli, k);
 	jw_name(jw, "kfuncs");
 	jw_start_array(jw);
 	for (i = 0; i < cnt; i++) {
-		const struct ks_entry *e = &entries[i];
+		const struct mkf_kfunc *kf = rows[i].kf;
+		const struct mkf_func *fn = mkf_kfunc__func(kf), *impl = mkf_kfunc__impl(kf);
 
 		jw_start_object(jw);
-		jw_string_field(jw, "kind", ks_kind_str(e->kind));
-		jw_string_field(jw, "name", e->name);
-		jw_string_field(jw, "impl", e->impl);
-		jw_string_field(jw, "module", e->module);
-		jw_bool_field(jw, "callable", e->callable);
-		if (e->impl)
-			jw_bool_field(jw, "impl_callable", e->impl_callable);
-		jw_string_field(jw, "style", e->style);
-		jw_string_field(jw, "prototype", e->prototype);
+		jw_string_field(jw, "kind", mkf_kfunc_shape_str(mkf_kfunc__shape(kf)));
+		jw_string_field(jw, "name", mkf_func__name(fn));
+		jw_string_field(jw, "impl", impl ? mkf_func__name(impl) : NULL);
+		jw_string_field(jw, "module", mkf_func__module(fn));
+		jw_bool_field(jw, "callable", mkf_func__is_callable(fn));
+		if (impl)
+			jw_bool_field(jw, "impl_callable", mkf_func__is_callable(impl));
+		jw_string_field(jw, "style", rows[i].style);
+		jw_string_field(jw, "prototype", rows[i].prototype);
 		jw_name(jw, "provided");
 		jw_start_array(jw);
-		for (j = 0; j < e->provided_cnt; j++) {
+		for (j = 0; j < rows[i].cnt; j++) {
 			jw_start_object(jw);
-			jw_string_field(jw, "param", e->provided[j].decl);
-			jw_string_field(jw, "by", e->provided[j].by);
+			jw_string_field(jw, "param", rows[i].decl[j]);
+			jw_string_field(jw, "by", rows[i].by[j]);
 			jw_end_object(jw);
 		}
 		jw_end_array(jw);
@@ -137,26 +215,36 @@ static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct 
 
 int cmd_list(struct cli *cli)
 {
-	struct ks_entry *entries;
+	struct decl_printer *dp = NULL;
+	struct row *rows = NULL;
 	struct mkf_kernel *k;
-	bool has_tags;
-	size_t cnt;
-	int err;
+	size_t cnt = 0, i;
+	int err = 0;
 
 	k = cli_kernel_load(cli);
 	if (!k)
 		return EXIT_ERROR;
-	has_tags = mkf_kernel__has_kfunc_tags(k);
-	err = ks_scan(k, &entries, &cnt);
+	errno = 0;
+	cnt = mkf_kernel__kfunc_cnt(k);
+	if (!cnt && errno)
+		err = -errno;
+	dp = err ? NULL : decl_printer_new();
+	rows = dp ? calloc(cnt + 1, sizeof(*rows)) : NULL;
+	if (!err && !rows)
+		err = -ENOMEM;
+	for (i = 0; i < cnt && !err; i++)
+		err = row_fill(dp, mkf_kernel__kfunc(k, i), &rows[i]);
 	if (err) {
-		mkf_kernel__free(k);
-		return cli_error(cli, "scanning the kernel's BTF: %s", strerror(-err));
+		err = cli_error(cli, "listing the kernel's kfuncs: %s", strerror(-err));
+	} else if (cli->jw) {
+		list_json(cli, k, rows, cnt);
+	} else {
+		err = list_text(cli, rows, cnt, mkf_kernel__has_kfunc_tags(k));
 	}
-	if (cli->jw)
-		list_json(cli, k, entries, cnt, has_tags);
-	else
-		err = list_text(cli, entries, cnt, has_tags);
-	ks_entries_free(entries, cnt);
+	for (i = 0; rows && i < cnt; i++)
+		row_free(&rows[i]);
+	free(rows);
+	decl_printer_free(dp);
 	mkf_kernel__free(k);
 	return err;
 }

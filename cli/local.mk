@@ -9,7 +9,7 @@ cli_magic_kfunc_SOURCES = \
 	cli/explain.c cli/rewrite.c cli/list.c cli/matrix.c \
 	cli/report.c cli/report.h \
 	cli/kernel.c cli/kernel.h \
-	cli/kfunc_scan.c cli/kfunc_scan.h \
+	cli/decl.c cli/decl.h \
 	cli/file.c cli/file.h \
 	cli/json.c cli/json.h \
 	cli/log.c cli/log.h \

@@ -331,7 +331,6 @@ int main(int argc, char **argv)
 	free(cli.btf);
 	free(cli.module_btf);
 	free(cli.kernel_dir);
-	cli_log_fini();
 	if (fflush(stdout) || ferror(stdout))
 		return EXIT_ERROR;
 	return ret;

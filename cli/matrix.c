@@ -172,13 +172,13 @@ static void matrix_json(struct cli *cli, const struct kernel_spec *specs, size_t
 			jw_int_field(jw, "externs", (long long)c->externs);
 			jw_int_field(jw, "rewritten", (long long)c->changes);
 			jw_int_field(jw, "unresolved", (long long)c->unresolved);
-			jw_string_field(jw, "libbpf", libbpf_str(c->verdict));
+			jw_string_field(jw, "libbpf", mkf_libbpf_outcome_str(c->verdict));
 			jw_bool_field(jw, "libbpf_weak_only", c->verdict_weak_only);
 			jw_bool_field(jw, "libbpf_loads", libbpf_loads(c));
 			jw_name(jw, "libbpf_outcomes");
 			jw_start_object(jw);
 			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_INCOMPATIBLE; o++)
-				jw_int_field(jw, libbpf_str(o), (long long)c->outcome[o]);
+				jw_int_field(jw, mkf_libbpf_outcome_str(o), (long long)c->outcome[o]);
 			jw_end_object(jw);
 			jw_end_object(jw);
 		}

@@ -29,55 +29,20 @@ void cli_object_free(struct cli_object *obj)
 struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
 			  const struct mkf_kernel *k, const char *kernel_label)
 {
-	MKF_OPTS(mkf_plan_opts, opts, .object_name = obj->path);
+	char why[512];
+	MKF_OPTS(mkf_plan_opts, opts, .object_name = obj->path,
+		 .err_buf = why, .err_buf_sz = sizeof(why));
 	struct mkf_plan *plan;
-	const char *why;
-	int err;
 
-	cli_log_capture_begin();
 	plan = mkf_plan__compute(obj->buf, obj->sz, k, &opts);
-	err = errno;
-	why = cli_log_capture_end();
 	if (!plan) {
 		/* The library's own words say more than "Invalid argument". */
 		if (kernel_label)
-			cli_error(cli, "%s (kernel %s): %s", obj->path, kernel_label,
-				  *why ? why : strerror(err));
+			cli_error(cli, "%s (kernel %s): %s", obj->path, kernel_label, why);
 		else
-			cli_error(cli, "%s: %s", obj->path, *why ? why : strerror(err));
+			cli_error(cli, "%s: %s", obj->path, why);
 	}
 	return plan;
-}
-
-const char *decision_str(enum mkf_decision d)
-{
-	switch (d) {
-	case MKF_DECISION_BIND: return "bind";
-	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
-	case MKF_DECISION_UNRESOLVED: return "unresolved";
-	}
-	return "unknown";
-}
-
-const char *proto_change_str(enum mkf_proto_change c)
-{
-	switch (c) {
-	case MKF_PROTO_SAME: return "same";
-	case MKF_PROTO_EXTEND: return "extend";
-	case MKF_PROTO_SHRINK: return "shrink";
-	}
-	return "unknown";
-}
-
-const char *libbpf_str(enum mkf_libbpf_outcome o)
-{
-	switch (o) {
-	case MKF_LIBBPF_BINDS: return "binds";
-	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds-uncallable";
-	case MKF_LIBBPF_NOT_FOUND: return "not-found";
-	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
-	}
-	return "unknown";
 }
 
 const char *libbpf_words(enum mkf_libbpf_outcome o)
@@ -98,16 +63,16 @@ void report_entry_json(struct json_writer *jw, const struct mkf_plan_entry *e)
 	jw_start_object(jw);
 	jw_string_field(jw, "name", mkf_plan_entry__name(e));
 	jw_bool_field(jw, "weak", mkf_plan_entry__is_weak(e));
-	jw_string_field(jw, "decision", decision_str(d));
-	jw_int_field(jw, "rule", mkf_plan_entry__rule(e));
+	jw_string_field(jw, "decision", mkf_decision_str(d));
+	jw_string_field(jw, "rule", mkf_rule_str(mkf_plan_entry__rule(e)));
 	jw_string_field(jw, "kernel_name", mkf_plan_entry__kernel_name(e));
 	/* null with a bound extern means vmlinux. */
 	jw_string_field(jw, "module", mkf_plan_entry__module(e));
-	jw_string_field(jw, "proto_change", proto_change_str(mkf_plan_entry__proto_change(e)));
+	jw_string_field(jw, "proto_change", mkf_proto_change_str(mkf_plan_entry__proto_change(e)));
 	jw_int_field(jw, "param_delta", mkf_plan_entry__param_delta(e));
 	jw_string_field(jw, "merged_into", mkf_plan_entry__merged_into(e));
 	jw_bool_field(jw, "refused", mkf_plan_entry__refused(e));
-	jw_string_field(jw, "libbpf", libbpf_str(mkf_plan_entry__libbpf_outcome(e)));
+	jw_string_field(jw, "libbpf", mkf_libbpf_outcome_str(mkf_plan_entry__libbpf_outcome(e)));
 	jw_string_field(jw, "reason", mkf_plan_entry__reason(e));
 	jw_end_object(jw);
 }

@@ -30,10 +30,7 @@ void cli_object_free(struct cli_object *obj);
 struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
 			  const struct mkf_kernel *k, const char *kernel_label);
 
-const char *decision_str(enum mkf_decision d);
-const char *proto_change_str(enum mkf_proto_change c);
 /* Short JSON token ("not-found") and words for text ("not found"). */
-const char *libbpf_str(enum mkf_libbpf_outcome o);
 const char *libbpf_words(enum mkf_libbpf_outcome o);
 
 /* One entry as a JSON object. */

@@ -84,7 +84,8 @@ int cmd_rewrite(struct cli *cli)
 	struct mkf_kernel *k = NULL;
 	struct cli_object obj = {};
 	void *new_buf = NULL;
-	char *out = NULL, *diag;
+	char *out = NULL, *diag, why[512];
+	MKF_OPTS(mkf_rewrite_opts, ropts, .err_buf = why, .err_buf_sz = sizeof(why));
 	size_t new_sz = 0;
 	mode_t mode;
 	int ret, err;
@@ -125,9 +126,9 @@ int cmd_rewrite(struct cli *cli)
 		free(diag);
 	}
 	/* With nothing to change, the library hands back the input's bytes. */
-	err = mkf_object__rewrite(obj.buf, obj.sz, plan, &new_buf, &new_sz);
+	err = mkf_object__rewrite(obj.buf, obj.sz, plan, &new_buf, &new_sz, &ropts);
 	if (err) {
-		ret = cli_error(cli, "%s: rewriting failed: %s", in, strerror(-err));
+		ret = cli_error(cli, "%s: rewriting failed: %s", in, why);
 		goto done;
 	}
 	err = write_file_atomic(out, new_buf, new_sz, mode, &step);

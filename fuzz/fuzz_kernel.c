@@ -72,7 +72,7 @@ static void plan_all(const struct mkf_kernel *k)
 
 		if (!plan)
 			continue;
-		if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz))
+		if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz, NULL))
 			free(out);
 		mkf_plan__free(plan);
 	}

@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!plan)
 		return 0;
 	walk(plan);
-	if (!mkf_object__rewrite(data, size, plan, &out, &out_sz)) {
+	if (!mkf_object__rewrite(data, size, plan, &out, &out_sz, NULL)) {
 		again = mkf_plan__compute(out, out_sz, k, NULL);
 		/*
 		 * The rewrite must write something it can read, except where

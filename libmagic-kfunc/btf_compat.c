@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "btf_util.h"
-#include "compat.h"
+#include "btf_compat.h"
 
 #define MAX_DEPTH 32
 
@@ -93,7 +93,7 @@ static bool compat_skipped(const struct btf *lb, __u32 lid, const struct btf *kb
 
 int mkf_proto_prefix_diff(const struct btf *local_btf, __u32 local_proto,
 			  const struct btf *kern_btf, __u32 kern_proto,
-			  int nparams, struct strbuf *diff)
+			  int nparams, struct mkf_sb *diff)
 {
 	const struct btf_type *lt = btf__type_by_id(local_btf, local_proto);
 	const struct btf_type *kt = btf__type_by_id(kern_btf, kern_proto);
@@ -109,7 +109,7 @@ int mkf_proto_prefix_diff(const struct btf *local_btf, __u32 local_proto,
 		if (diff) {
 			mkf_type_str(local_btf, lt->type, lstr, sizeof(lstr));
 			mkf_type_str(kern_btf, kt->type, kstr, sizeof(kstr));
-			sb_printf(diff, "      return: program '%s', kernel '%s'\n", lstr, kstr);
+			mkf_sb_printf(diff, "      return: program '%s', kernel '%s'\n", lstr, kstr);
 		}
 	}
 	for (i = 0; i < nparams; i++) {
@@ -124,7 +124,7 @@ int mkf_proto_prefix_diff(const struct btf *local_btf, __u32 local_proto,
 			mkf_type_str(kern_btf, kp->type, kstr, sizeof(kstr));
 			mkf_decl_str(kstr, btf__name_by_offset(kern_btf, kp->name_off),
 				     kdecl, sizeof(kdecl));
-			sb_printf(diff, "      param %d: program '%s', kernel '%s'\n",
+			mkf_sb_printf(diff, "      param %d: program '%s', kernel '%s'\n",
 				  i + 1, lstr, kdecl);
 		}
 	}

@@ -10,8 +10,8 @@
  * compatible when of the same kind (names not compared below the top;
  * a forward declaration does not match a definition).
  */
-#ifndef MKF_COMPAT_H
-#define MKF_COMPAT_H
+#ifndef MKF_BTF_COMPAT_H
+#define MKF_BTF_COMPAT_H
 
 #include <bpf/btf.h>
 
@@ -30,7 +30,7 @@ int mkf_types_compat(const struct btf *local_btf, __u32 local_id,
  */
 int mkf_proto_prefix_diff(const struct btf *local_btf, __u32 local_proto,
 			  const struct btf *kern_btf, __u32 kern_proto,
-			  int nparams, struct strbuf *diff);
+			  int nparams, struct mkf_sb *diff);
 
 /* Whole prototypes, as libbpf compares them: 1 compatible, 0 not. */
 int mkf_protos_compat(const struct btf *local_btf, __u32 local_proto,

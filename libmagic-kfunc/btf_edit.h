@@ -24,4 +24,13 @@ int mkf_btf_add_proto(struct btf *btf, __u32 local_proto, int keep,
  */
 int mkf_btf_set_func(struct btf *btf, __u32 func_id, __u32 name_off, __u32 proto_id);
 
+/*
+ * Add to dst a type that libbpf's compatibility rules accept in place
+ * of src's type src_id: same kinds down pointer chains, structs and
+ * unions as empty types of the same name, ints of the same size and
+ * encoding (reused when dst already has one). Returns the id in dst
+ * or a negative errno. dst and src must be different objects.
+ */
+int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id);
+
 #endif

@@ -19,14 +19,6 @@ void mkf_decl_str(const char *type, const char *name, char *buf, size_t sz);
 /* Name of a type or "" (never NULL). */
 const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
 
-/*
- * Add to dst a type that libbpf's compatibility rules accept in place
- * of src's type src_id: same kinds down pointer chains, structs and
- * unions as empty types of the same name, ints of the same size and
- * encoding (reused when dst already has one). Returns the id in dst
- * or a negative errno. dst and src must be different objects.
- */
-int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id);
 
 /*
  * -EINVAL (with a warning naming what) if a name offset of a type btf

@@ -14,9 +14,10 @@
 #include <unistd.h>
 #include <gelf.h>
 
-#include "elf_rewrite.h"
+#include "elf_write.h"
 #include "log.h"
-#include "obj_externs.h"
+#include "elf_util.h"
+#include "object.h"
 
 /* Buffers the output sections point at until elf_update() is done. */
 struct owned {
@@ -268,7 +269,7 @@ out:
 	return err;
 }
 
-int mkf_elf_rewrite(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
+int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
 		    void **out, size_t *out_sz)
 {
 	struct owned owned = {};
@@ -317,7 +318,7 @@ int mkf_elf_rewrite(const void *buf, size_t sz, const struct mkf_elf_edits *edit
 	}
 	size = elf_update(eout, ELF_C_WRITE);
 	if (size < 0) {
-		pr_warn("writing the rewritten object failed: %s\n", elf_errmsg(-1));
+		pr_err("writing the rewritten object failed: %s\n", elf_errmsg(-1));
 		err = -EINVAL;
 		goto out;
 	}

@@ -5,8 +5,8 @@
  * relocations moved from one symbol to another, and a new .BTF.
  * Section indexes, symbol indexes and everything else stay as they were.
  */
-#ifndef MKF_ELF_REWRITE_H
-#define MKF_ELF_REWRITE_H
+#ifndef MKF_ELF_WRITE_H
+#define MKF_ELF_WRITE_H
 
 #include <stddef.h>
 
@@ -27,7 +27,7 @@ struct mkf_elf_edits {
 };
 
 /* *out: malloc'd image (free(3)). */
-int mkf_elf_rewrite(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
+int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
 		    void **out, size_t *out_sz);
 
 #endif

@@ -5,19 +5,22 @@
 lib_LTLIBRARIES += libmagic-kfunc/libmagic-kfunc.la
 
 libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
+	libmagic-kfunc/btf_compat.c libmagic-kfunc/btf_compat.h \
 	libmagic-kfunc/btf_edit.c libmagic-kfunc/btf_edit.h \
 	libmagic-kfunc/btf_util.c libmagic-kfunc/btf_util.h \
-	libmagic-kfunc/compat.c libmagic-kfunc/compat.h \
-	libmagic-kfunc/elf_rewrite.c libmagic-kfunc/elf_rewrite.h \
-	libmagic-kfunc/kernel_btf.c libmagic-kfunc/kernel_btf.h \
+	libmagic-kfunc/elf_util.c libmagic-kfunc/elf_util.h \
+	libmagic-kfunc/elf_write.c libmagic-kfunc/elf_write.h \
+	libmagic-kfunc/kernel_index.c libmagic-kfunc/kernel_index.h \
+	libmagic-kfunc/kfuncs.c \
+	libmagic-kfunc/kernel_load.c \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
-	libmagic-kfunc/magic_params.c libmagic-kfunc/magic_params.h \
-	libmagic-kfunc/obj_externs.c libmagic-kfunc/obj_externs.h \
+	libmagic-kfunc/object.c libmagic-kfunc/object.h \
 	libmagic-kfunc/open.c \
 	libmagic-kfunc/opts.c libmagic-kfunc/opts.h \
+	libmagic-kfunc/params.c libmagic-kfunc/params.h \
 	libmagic-kfunc/plan.c libmagic-kfunc/plan.h \
+	libmagic-kfunc/plan_apply.c \
 	libmagic-kfunc/resolve.c libmagic-kfunc/resolve.h \
-	libmagic-kfunc/rewrite.c \
 	libmagic-kfunc/strbuf.c libmagic-kfunc/strbuf.h \
 	libmagic-kfunc/version.c
 libmagic_kfunc_libmagic_kfunc_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \

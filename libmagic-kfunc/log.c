@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "magic_kfunc.h"
@@ -59,5 +60,71 @@ void mkf_print(enum libbpf_print_level level, const char *fmt, ...)
 	fn(level, fmt, args);
 	va_end(args);
 	/* A caller may be about to return errno: never clobber it. */
+	errno = saved_errno;
+}
+
+static __thread struct mkf_diag_scope *diag_top;
+
+void mkf_diag_enter(struct mkf_diag_scope *scope, char *buf, size_t sz)
+{
+	scope->outer = diag_top;
+	scope->buf = sz ? buf : NULL;
+	scope->sz = scope->buf ? sz : 0;
+	scope->filled = false;
+	if (scope->buf)
+		scope->buf[0] = '\0';
+	diag_top = scope;
+}
+
+void mkf_diag_leave(struct mkf_diag_scope *scope, int err)
+{
+	diag_top = scope->outer;
+	if (!scope->buf)
+		return;
+	/* Success leaves "", whatever was warned on the way. */
+	if (!err)
+		scope->buf[0] = '\0';
+	else if (!scope->filled)
+		snprintf(scope->buf, scope->sz, "%s", strerror(err < 0 ? -err : err));
+}
+
+static void diag_record(const char *msg)
+{
+	size_t n = strcspn(msg, "\n"), plen = strlen(MKF_LOG_PREFIX);
+	struct mkf_diag_scope *s;
+
+	if (!strncmp(msg, MKF_LOG_PREFIX, plen)) {
+		msg += plen;
+		n -= plen;
+	}
+	for (s = diag_top; s; s = s->outer) {
+		size_t len = n < s->sz - 1 ? n : s->sz - 1;
+
+		if (!s->buf || s->filled)
+			continue;
+		memcpy(s->buf, msg, len);
+		s->buf[len] = '\0';
+		s->filled = true;
+	}
+}
+
+void mkf_print_err(const char *fmt, ...)
+{
+	libbpf_print_fn_t fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);
+	int saved_errno = errno;
+	char buf[512];
+	va_list args;
+
+	if (diag_top) {
+		va_start(args, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, args);
+		va_end(args);
+		diag_record(buf);
+	}
+	if (fn) {
+		va_start(args, fmt);
+		fn(LIBBPF_WARN, fmt, args);
+		va_end(args);
+	}
 	errno = saved_errno;
 }

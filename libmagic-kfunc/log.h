@@ -4,15 +4,42 @@
 #define MKF_LOG_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
 
 __attribute__((format(printf, 2, 3)))
 void mkf_print(enum libbpf_print_level level, const char *fmt, ...);
 
-#define pr_warn(fmt, ...)  mkf_print(LIBBPF_WARN, "libmagic-kfunc: " fmt, ##__VA_ARGS__)
-#define pr_info(fmt, ...)  mkf_print(LIBBPF_INFO, "libmagic-kfunc: " fmt, ##__VA_ARGS__)
-#define pr_debug(fmt, ...) mkf_print(LIBBPF_DEBUG, "libmagic-kfunc: " fmt, ##__VA_ARGS__)
+#define MKF_LOG_PREFIX "libmagic-kfunc: "
+#define pr_warn(fmt, ...)  mkf_print(LIBBPF_WARN, MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)  mkf_print(LIBBPF_INFO, MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) mkf_print(LIBBPF_DEBUG, MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
+
+/*
+ * Per-call diagnostics. A public function whose options carry
+ * err_buf/err_buf_sz opens a scope for the call; pr_err() logs a
+ * warning and copies its first line into every enclosing scope that
+ * has no message yet (the first error is the cause; what callers up
+ * the stack warn afterwards restates it). Scopes are per thread.
+ */
+struct mkf_diag_scope {
+	struct mkf_diag_scope *outer;
+	char *buf;
+	size_t sz;
+	bool filled;
+};
+
+void mkf_diag_enter(struct mkf_diag_scope *scope, char *buf, size_t sz);
+/* err: the call's result (0 or an errno, either sign). On failure
+ * without a pr_err(), the buffer gets strerror(err). */
+void mkf_diag_leave(struct mkf_diag_scope *scope, int err);
+
+__attribute__((format(printf, 1, 2)))
+void mkf_print_err(const char *fmt, ...);
+
+/* A warning that is the cause of the call's failure. */
+#define pr_err(fmt, ...) mkf_print_err(MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
 
 /* Return err (negative errno) with errno set, as every public function does. */
 static inline int mkf_err(int err)

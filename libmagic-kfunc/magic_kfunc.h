@@ -11,9 +11,31 @@
  * rewrites the object in memory (symbol name, BTF name and prototype of
  * the extern) before libbpf opens it.
  *
+ * The pipeline, and the source file of each stage:
+ *
+ *   kernel BTF files --kernel_load.c--> struct mkf_kernel (kernel_index.c,
+ *       kfuncs.c: the kernel's kfuncs with verifier-provided parameters)
+ *   BPF object --object.c (reader)--> its kfunc externs
+ *   externs + kernel --resolve.c (one decision per extern, params.c and
+ *       btf_compat.c: the rules)--> struct mkf_plan (plan.c)
+ *   plan + object --plan_apply.c (btf_edit.c: BTF edits, elf_write.c:
+ *       the new ELF image)--> rewritten object
+ *   rewritten object --open.c--> libbpf's bpf_object__open_mem()
+ *
  * Conventions are libbpf's: opaque objects, mkf_noun__verb() names,
  * options structs declared with MKF_OPTS(), negative errno returns with
  * errno set, NULL + errno for pointer returns.
+ *
+ * NULL arguments, everywhere: a function given NULL where it needs an
+ * object sets errno to EINVAL and returns -EINVAL (int), NULL
+ * (pointer), 0 (counts and ids), false (bool) or the enum's zero value.
+ * Freeing NULL does nothing.
+ *
+ * Errors: besides errno and the warning logged through the print
+ * callback, calls that take an options struct with err_buf/err_buf_sz
+ * copy that warning's text (one line, without "libmagic-kfunc: ")
+ * into err_buf when they fail, and leave "" there when they succeed.
+ * docs/errors.md lists every error and its errno.
  *
  * Installed as <magic-kfunc/magic_kfunc.h>.
  */
@@ -37,9 +59,20 @@ extern "C" {
 #define MKF_MAJOR_VERSION 0
 #define MKF_MINOR_VERSION 1
 
+/**
+ * @brief **mkf_major_version()** returns the library's major version.
+ * @return MKF_MAJOR_VERSION of the library in use (not of the header)
+ */
 MKF_API __u32 mkf_major_version(void);
+/**
+ * @brief **mkf_minor_version()** returns the library's minor version.
+ * @return MKF_MINOR_VERSION of the library in use
+ */
 MKF_API __u32 mkf_minor_version(void);
-/* "v0.1.0" */
+/**
+ * @brief **mkf_version_string()** returns the version as text.
+ * @return a static string such as "v0.1.0"
+ */
 MKF_API const char *mkf_version_string(void);
 
 /*
@@ -57,12 +90,17 @@ MKF_API const char *mkf_version_string(void);
 		};							\
 	})
 
-/*
- * Logging. The callback has libbpf's type, so one function can serve
- * both libraries. Messages start with "libmagic-kfunc: ". The default
- * callback prints warnings and info to stderr; the environment variable
- * MKF_LOG_LEVEL (warn, info or debug) changes its threshold. Passing
- * NULL silences the library. Returns the previous callback.
+/**
+ * @brief **mkf_set_print()** sets the callback every message of the
+ * library goes through.
+ * @param fn libbpf's callback type, so one function can serve both
+ * libraries; NULL silences the library
+ * @return the previous callback
+ *
+ * Messages start with "libmagic-kfunc: ". The default callback prints
+ * warnings and info to stderr; the environment variable MKF_LOG_LEVEL
+ * (warn, info or debug) changes its threshold. The swap is atomic and
+ * errno is preserved around every message.
  */
 MKF_API libbpf_print_fn_t mkf_set_print(libbpf_print_fn_t fn);
 
@@ -94,64 +132,283 @@ struct mkf_kernel_opts {
 	const char *btf_dir;
 	/* With btf_dir: read vmlinux only, no module BTF. */
 	bool skip_modules;
+	/* On failure, the error's text (see the top of this file). */
+	char *err_buf;
+	size_t err_buf_sz;
 	size_t :0;
 };
-#define mkf_kernel_opts__last_field skip_modules
+#define mkf_kernel_opts__last_field err_buf_sz
 
-/*
- * Load and index a kernel's BTF. opts may be NULL (running kernel).
- * Errors (docs/errors.md): the open(2)/read(2) errno of a file (ENOENT,
+/**
+ * @brief **mkf_kernel__load()** reads and indexes a kernel's BTF.
+ * @param opts which kernel; NULL for the running one
+ * @return the kernel, to release with mkf_kernel__free(); NULL with
+ * errno set on error: the open(2)/read(2) errno of a file (ENOENT,
  * EACCES, EIO...), EINVAL for BTF that does not parse or has a name
- * offset past its strings (libbpf's LIBBPF_ERRNO__* codes become EINVAL),
- * ENOMEM.
+ * offset past its strings (libbpf's LIBBPF_ERRNO__* codes become
+ * EINVAL) or for invalid options, ENOMEM
  */
 MKF_API struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts);
-/*
- * Index BTF the caller already has. The kernel object borrows it: the
- * BTF must outlive the mkf_kernel. Module BTF must be split BTF whose
- * base is vmlinux_btf.
+/**
+ * @brief **mkf_kernel__new()** indexes vmlinux BTF the caller already has.
+ * @param vmlinux_btf base BTF (not split); borrowed: it must outlive
+ * the returned kernel
+ * @return the kernel, or NULL with errno set (EINVAL, ENOMEM)
  */
 MKF_API struct mkf_kernel *mkf_kernel__new(const struct btf *vmlinux_btf);
+/**
+ * @brief **mkf_kernel__add_module()** adds a module's BTF to a kernel
+ * made by mkf_kernel__new() or mkf_kernel__load().
+ * @param kernel the kernel
+ * @param name the module's name (copied)
+ * @param module_btf split BTF whose base is the kernel's vmlinux BTF;
+ * borrowed: it must outlive the kernel
+ * @return 0, or a negative errno (EINVAL, ENOMEM)
+ */
 MKF_API int mkf_kernel__add_module(struct mkf_kernel *kernel, const char *name,
 				   const struct btf *module_btf);
+/**
+ * @brief **mkf_kernel__free()** releases a kernel and the BTF it loaded.
+ * @param kernel the kernel, or NULL
+ */
 MKF_API void mkf_kernel__free(struct mkf_kernel *kernel);
 
-/*
- * Whether any DECL_TAG "bpf_kfunc" exists (pahole >= 1.26). Without
- * such tags every FUNC counts as callable.
+/**
+ * @brief **mkf_kernel__has_kfunc_tags()** tells whether the kernel's
+ * BTF marks kfuncs with DECL_TAG "bpf_kfunc" (pahole >= 1.26).
+ * @param kernel the kernel
+ * @return true if any such tag exists; without tags every FUNC counts
+ * as callable
  */
 MKF_API bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel);
+/**
+ * @brief **mkf_kernel__module_cnt()** returns the number of modules.
+ * @param kernel the kernel
+ * @return modules whose BTF was added
+ */
 MKF_API size_t mkf_kernel__module_cnt(const struct mkf_kernel *kernel);
+/**
+ * @brief **mkf_kernel__module_name()** returns a module's name.
+ * @param kernel the kernel
+ * @param idx 0 to mkf_kernel__module_cnt() - 1, in the order added
+ * @return the name, or NULL with errno ENOENT past the end
+ */
 MKF_API const char *mkf_kernel__module_name(const struct mkf_kernel *kernel, size_t idx);
 
 /*
- * The kernel's functions: every FUNC of vmlinux (type id order), then of
- * each module, kfunc or not. For tools that list or explain what a
- * kernel offers; resolving objects needs none of this.
+ * A function (BTF FUNC) of the kernel, kfunc or not. Valid as long as
+ * its kernel.
+ */
+struct mkf_func;
+
+/**
+ * @brief **mkf_kernel__find_func()** finds the FUNC libbpf binds for a
+ * name: the first in vmlinux, else in the first module that has one.
+ * @param kernel the kernel
+ * @param name the function's name
+ * @return the function, or NULL with errno ENOENT if there is none
+ */
+MKF_API const struct mkf_func *mkf_kernel__find_func(const struct mkf_kernel *kernel,
+						     const char *name);
+/**
+ * @brief **mkf_func__name()** returns a function's name.
+ * @param fn the function
+ * @return its name, in its BTF's strings
+ */
+MKF_API const char *mkf_func__name(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__btf()** returns the BTF a function is in.
+ * @param fn the function
+ * @return vmlinux's BTF, or a module's split BTF
+ */
+MKF_API const struct btf *mkf_func__btf(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__type_id()** returns the id of the function's FUNC.
+ * @param fn the function
+ * @return the FUNC's type id in mkf_func__btf()
+ */
+MKF_API __u32 mkf_func__type_id(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__proto_id()** returns the id of its FUNC_PROTO.
+ * @param fn the function
+ * @return the FUNC_PROTO's type id in mkf_func__btf()
+ */
+MKF_API __u32 mkf_func__proto_id(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__module()** returns the module a function is in.
+ * @param fn the function
+ * @return the module's name, NULL for vmlinux (errno left alone then)
+ */
+MKF_API const char *mkf_func__module(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__has_kfunc_tag()** tells whether a DECL_TAG
+ * "bpf_kfunc" points at the function.
+ * @param fn the function
+ * @return whether it is tagged
+ */
+MKF_API bool mkf_func__has_kfunc_tag(const struct mkf_func *fn);
+/**
+ * @brief **mkf_func__is_callable()** tells whether a BPF program may
+ * call the function.
+ * @param fn the function
+ * @return true if it is tagged, or if its kernel has no kfunc tags at
+ * all (then every FUNC counts as callable)
+ */
+MKF_API bool mkf_func__is_callable(const struct mkf_func *fn);
+
+/*
+ * The kernel's kfuncs that take verifier-provided parameters, by how
+ * the kernel offers them. Classified once per kernel, on first use,
+ * with the rules the resolver applies.
  */
 struct mkf_kfunc;
 
-MKF_API size_t mkf_kernel__func_cnt(const struct mkf_kernel *kernel);
-/* NULL + errno ENOENT past the end. */
-MKF_API const struct mkf_kfunc *mkf_kernel__func(const struct mkf_kernel *kernel, size_t idx);
-/*
- * The FUNC libbpf binds for a name: the first in vmlinux, else in the
- * first module that has one. NULL + errno ENOENT if none.
+enum mkf_kfunc_shape {
+	/*
+	 * Callable foo, and foo_impl whose prototype is foo's (leading
+	 * parameters compatible by libbpf's rules) plus trailing
+	 * verifier-provided parameters; foo_impl may be prototype-only
+	 * (7.x) or callable (our patched 6.12, the 7.1 allocator family).
+	 */
+	MKF_KFUNC_PAIR = 1,
+	/*
+	 * Callable, no short form: its own prototype ends in parameters
+	 * the verifier provides (known by name or by the scalar table).
+	 * Programs pass dummies (6.x: foo_impl(..., NULL)).
+	 */
+	MKF_KFUNC_LEGACY,
+	/*
+	 * Tagged foo (not _impl) ending in parameters known only by their
+	 * type (struct bpf_prog_aux *), with no foo_impl: KF_IMPLICIT_ARGS
+	 * BTF written by a pahole that cannot split the prototype.
+	 */
+	MKF_KFUNC_UNSPLIT,
+	/* foo_impl, not callable, with no callable foo that fits. */
+	MKF_KFUNC_PROTO_ONLY,
+};
+
+/**
+ * @brief **mkf_kernel__kfunc_cnt()** returns the number of kfuncs with
+ * verifier-provided parameters.
+ * @param kernel the kernel
+ * @return their number; 0 with errno ENOMEM if classifying failed
+ *
+ * The first call classifies the kernel (safe from several threads);
+ * adding a module afterwards classifies it again.
  */
-MKF_API const struct mkf_kfunc *mkf_kernel__find_func(const struct mkf_kernel *kernel,
-						      const char *name);
-/* Whether a BPF program may call it: tagged, or the kernel has no tags. */
-MKF_API bool mkf_kernel__func_callable(const struct mkf_kernel *kernel,
-				       const struct mkf_kfunc *fn);
-MKF_API const char *mkf_kfunc__name(const struct mkf_kfunc *fn);
-/* The BTF it is in: vmlinux's, or a module's split BTF. */
-MKF_API const struct btf *mkf_kfunc__btf(const struct mkf_kfunc *fn);
-MKF_API __u32 mkf_kfunc__type_id(const struct mkf_kfunc *fn);
-MKF_API __u32 mkf_kfunc__proto_id(const struct mkf_kfunc *fn);
-/* Module name, NULL for vmlinux. */
-MKF_API const char *mkf_kfunc__module(const struct mkf_kfunc *fn);
-/* A DECL_TAG "bpf_kfunc" points at it. */
-MKF_API bool mkf_kfunc__has_kfunc_tag(const struct mkf_kfunc *fn);
+MKF_API size_t mkf_kernel__kfunc_cnt(const struct mkf_kernel *kernel);
+/**
+ * @brief **mkf_kernel__kfunc()** returns one of them.
+ * @param kernel the kernel
+ * @param idx 0 to mkf_kernel__kfunc_cnt() - 1; sorted by shape, then name
+ * @return the kfunc, or NULL with errno ENOENT past the end
+ */
+MKF_API const struct mkf_kfunc *mkf_kernel__kfunc(const struct mkf_kernel *kernel, size_t idx);
+/**
+ * @brief **mkf_kfunc__shape()** returns how the kernel offers it.
+ * @param kf the kfunc
+ * @return its shape
+ */
+MKF_API enum mkf_kfunc_shape mkf_kfunc__shape(const struct mkf_kfunc *kf);
+/**
+ * @brief **mkf_kfunc__func()** returns the function named after the
+ * kfunc: foo for a pair, else the only function.
+ * @param kf the kfunc
+ * @return the function
+ */
+MKF_API const struct mkf_func *mkf_kfunc__func(const struct mkf_kfunc *kf);
+/**
+ * @brief **mkf_kfunc__impl()** returns a pair's foo_impl.
+ * @param kf the kfunc
+ * @return foo_impl for MKF_KFUNC_PAIR, else NULL (errno left alone)
+ */
+MKF_API const struct mkf_func *mkf_kfunc__impl(const struct mkf_kfunc *kf);
+/**
+ * @brief **mkf_kfunc__full()** returns the function whose prototype
+ * lists the verifier-provided parameters.
+ * @param kf the kfunc
+ * @return foo_impl for a pair, else the only function
+ */
+MKF_API const struct mkf_func *mkf_kfunc__full(const struct mkf_kfunc *kf);
+/**
+ * @brief **mkf_kfunc__provided_cnt()** returns how many parameters the
+ * verifier provides.
+ * @param kf the kfunc
+ * @return the number of trailing parameters of mkf_kfunc__full()'s
+ * prototype that the verifier provides (see mkf_btf__param_kind())
+ */
+MKF_API int mkf_kfunc__provided_cnt(const struct mkf_kfunc *kf);
+/**
+ * @brief **mkf_kfunc_shape_str()** names a shape.
+ * @param shape the shape
+ * @return "pair", "legacy", "unsplit", "proto-only", or NULL with errno
+ * EINVAL for an unknown value
+ */
+MKF_API const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape);
+
+/* ------------------------------------------------------------------ */
+/* Kernel function parameters: which ones the verifier provides.       */
+
+enum mkf_param_kind {
+	/* The program passes the value. */
+	MKF_PARAM_NORMAL = 0,
+	/*
+	 * The verifier supplies the value and ignores the register: the
+	 * program need not set it.
+	 */
+	MKF_PARAM_PROVIDED,
+	/*
+	 * The verifier supplies the value but first checks that the
+	 * register holds a scalar (the node offset of
+	 * bpf_list_push_{front,back}_impl and bpf_rbtree_add_impl).
+	 */
+	MKF_PARAM_CHECKED_SCALAR,
+};
+
+/* Why a parameter is verifier-provided. */
+enum mkf_param_basis {
+	/* It is not: an ordinary parameter. */
+	MKF_PARAM_BASIS_NONE = 0,
+	/* Name suffixes. __magic: KF_MAGIC_ARGS (our 6.12 series). */
+	MKF_PARAM_BASIS_SUFFIX_MAGIC,
+	/* __prog: 6.16 to 6.19's aux__prog. */
+	MKF_PARAM_BASIS_SUFFIX_PROG,
+	/* __ign on a void pointer: 6.x's aux__ign, meta__ign. */
+	MKF_PARAM_BASIS_SUFFIX_IGN,
+	/* __implicit: upstream's KF_IMPLICIT_ARGS naming. */
+	MKF_PARAM_BASIS_SUFFIX_IMPLICIT,
+	/* Types. struct bpf_prog_aux *: 7.x's full prototypes. */
+	MKF_PARAM_BASIS_TYPE_PROG_AUX,
+	/* struct btf_struct_meta *: the allocator/graph family. */
+	MKF_PARAM_BASIS_TYPE_STRUCT_META,
+	/* A known verifier-filled scalar (MKF_PARAM_CHECKED_SCALAR). */
+	MKF_PARAM_BASIS_KNOWN_SCALAR,
+};
+
+/**
+ * @brief **mkf_btf__param_kind()** tells how the verifier treats a
+ * parameter of a kernel function, by the rules the resolver applies.
+ * @param btf the kernel BTF holding the prototype
+ * @param func_name the function's name (the scalar table is by name)
+ * @param proto_id its FUNC_PROTO
+ * @param idx the parameter, from 0
+ * @param basis if not NULL, receives why (MKF_PARAM_BASIS_NONE for an
+ * ordinary parameter)
+ * @return the kind; MKF_PARAM_NORMAL for a type that is not a
+ * FUNC_PROTO or an idx out of range, and for NULL btf or func_name
+ * (errno EINVAL then)
+ */
+MKF_API enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
+						__u32 proto_id, int idx,
+						enum mkf_param_basis *basis);
+/**
+ * @brief **mkf_param_basis_str()** describes a basis.
+ * @param basis the basis
+ * @return "__magic", "__prog", "__ign", "__implicit", "struct
+ * bpf_prog_aux *", "struct btf_struct_meta *", "known scalar" or
+ * "none"; NULL with errno EINVAL for an unknown value
+ */
+MKF_API const char *mkf_param_basis_str(enum mkf_param_basis basis);
 
 /* ------------------------------------------------------------------ */
 /* Plan: one decision per kfunc extern of an object.                   */
@@ -163,9 +420,12 @@ struct mkf_plan_opts {
 	size_t sz;
 	/* Name used in messages (default "object"). */
 	const char *object_name;
+	/* On failure, the error's text (see the top of this file). */
+	char *err_buf;
+	size_t err_buf_sz;
 	size_t :0;
 };
-#define mkf_plan_opts__last_field object_name
+#define mkf_plan_opts__last_field err_buf_sz
 
 enum mkf_decision {
 	/* The extern binds to a kernel function (maybe renamed/changed). */
@@ -174,6 +434,27 @@ enum mkf_decision {
 	MKF_DECISION_LEAVE_WEAK,
 	/* Strong extern, nothing fits: left alone, the reason says why. */
 	MKF_DECISION_UNRESOLVED,
+};
+
+/*
+ * Which rule decided. B is the extern's essential name (no ___flavor)
+ * without a trailing "_impl", P the program's prototype. The first
+ * rule that matches wins, in this order.
+ */
+enum mkf_rule {
+	/* Nothing fits: the extern is left alone. */
+	MKF_RULE_NONE = 0,
+	/* Callable B, prototype compatible with P. */
+	MKF_RULE_SAME,
+	/* Callable B = P plus trailing verifier-provided parameters. */
+	MKF_RULE_EXTEND,
+	/* Callable B = P minus trailing parameters the program passes as
+	 * dummies (verifier-provided in the kernel's B_impl). */
+	MKF_RULE_SHRINK,
+	/* Callable B_impl = P plus trailing verifier-provided parameters. */
+	MKF_RULE_IMPL_EXTEND,
+	/* Callable B_impl compatible with P. */
+	MKF_RULE_IMPL_SAME,
 };
 
 enum mkf_proto_change {
@@ -196,70 +477,212 @@ enum mkf_libbpf_outcome {
 	MKF_LIBBPF_INCOMPATIBLE,
 };
 
-/*
- * Decide, for each kfunc extern of the ELF object in obj_buf, what the
- * kernel offers. Never fails because of an extern that does not fit:
- * see mkf_plan__unresolved_cnt(). NULL + errno on invalid input:
- * EINVAL for anything but a well-formed relocatable BPF ELF object
- * whose externs have BTF (truncated, wrong type or machine, malformed
- * .BTF, an extern FUNC without a FUNC_PROTO or outside .ksyms, two
- * externs of one name), EOPNOTSUPP for .BTF of the other byte order,
- * ENOMEM. A warning says which (docs/errors.md lists them all).
+/**
+ * @brief **mkf_plan__compute()** decides, for each kfunc extern of an
+ * object, what the kernel offers.
+ * @param obj_buf a relocatable BPF ELF object
+ * @param obj_buf_sz its size
+ * @param kernel the target kernel
+ * @param opts options, or NULL
+ * @return the plan, to release with mkf_plan__free(); NULL with errno
+ * set on invalid input: EINVAL for anything but a well-formed
+ * relocatable BPF ELF object whose externs have BTF (truncated, wrong
+ * type or machine, malformed .BTF, an extern FUNC without a FUNC_PROTO
+ * or outside .ksyms, two externs of one name, shapes that crash libbpf
+ * 1.1's open), EOPNOTSUPP for .BTF of the other byte order, ENOMEM
+ *
+ * An extern that fits nothing is a decision, not an error: see
+ * mkf_plan__unresolved_cnt().
  */
 MKF_API struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 					   const struct mkf_kernel *kernel,
 					   const struct mkf_plan_opts *opts);
+/**
+ * @brief **mkf_plan__free()** releases a plan.
+ * @param plan the plan, or NULL
+ */
 MKF_API void mkf_plan__free(struct mkf_plan *plan);
+/**
+ * @brief **mkf_plan__entry_cnt()** returns the number of kfunc externs.
+ * @param plan the plan
+ * @return one entry per kfunc extern, in symbol table order
+ */
 MKF_API size_t mkf_plan__entry_cnt(const struct mkf_plan *plan);
-/* NULL + errno ENOENT past the end. */
+/**
+ * @brief **mkf_plan__entry()** returns one entry.
+ * @param plan the plan
+ * @param idx 0 to mkf_plan__entry_cnt() - 1
+ * @return the entry, valid as long as the plan; NULL with errno ENOENT
+ * past the end
+ */
 MKF_API const struct mkf_plan_entry *mkf_plan__entry(const struct mkf_plan *plan, size_t idx);
+/**
+ * @brief **mkf_plan__find_entry()** finds the entry of an extern.
+ * @param plan the plan
+ * @param name the extern's name in the object
+ * @return the entry, or NULL with errno ENOENT
+ */
 MKF_API const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan *plan,
 							  const char *name);
-/* Number of strong externs left unresolved. */
+/**
+ * @brief **mkf_plan__unresolved_cnt()** counts strong externs that fit
+ * nothing.
+ * @param plan the plan
+ * @return entries with MKF_DECISION_UNRESOLVED
+ */
 MKF_API size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan);
-/* Number of entries whose rewrite changes the object. */
+/**
+ * @brief **mkf_plan__change_cnt()** counts entries whose rewrite
+ * changes the object.
+ * @param plan the plan
+ * @return 0 if mkf_object__rewrite() would return the object unchanged
+ */
 MKF_API size_t mkf_plan__change_cnt(const struct mkf_plan *plan);
 
-/* The extern's name in the object (may carry a ___flavor suffix). */
+/**
+ * @brief **mkf_plan_entry__name()** returns the extern's name.
+ * @param entry the entry
+ * @return the name in the object (may carry a ___flavor suffix)
+ */
 MKF_API const char *mkf_plan_entry__name(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__is_weak()** tells whether the extern is weak.
+ * @param entry the entry
+ * @return true for a weak extern
+ */
 MKF_API bool mkf_plan_entry__is_weak(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__decision()** returns the decision.
+ * @param entry the entry
+ * @return bind, leave weak or unresolved
+ */
 MKF_API enum mkf_decision mkf_plan_entry__decision(const struct mkf_plan_entry *entry);
-/* Which rule of the resolver decided (1-5 bind, 6 left alone). */
-MKF_API int mkf_plan_entry__rule(const struct mkf_plan_entry *entry);
-/* Kernel function bound, NULL unless MKF_DECISION_BIND. */
+/**
+ * @brief **mkf_plan_entry__rule()** returns the rule that decided.
+ * @param entry the entry
+ * @return the rule; MKF_RULE_NONE unless MKF_DECISION_BIND
+ */
+MKF_API enum mkf_rule mkf_plan_entry__rule(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__kernel_name()** returns the function bound.
+ * @param entry the entry
+ * @return its name, NULL unless MKF_DECISION_BIND (errno left alone)
+ */
 MKF_API const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *entry);
-/* Module holding it, NULL for vmlinux. */
+/**
+ * @brief **mkf_plan_entry__module()** returns the module of the
+ * function bound.
+ * @param entry the entry
+ * @return the module's name, NULL for vmlinux or when not bound
+ */
 MKF_API const char *mkf_plan_entry__module(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__proto_change()** says how the extern's
+ * prototype changes.
+ * @param entry the entry
+ * @return same, extended or shrunk
+ */
 MKF_API enum mkf_proto_change mkf_plan_entry__proto_change(const struct mkf_plan_entry *entry);
-/* Parameters appended (> 0) or dropped (< 0). */
+/**
+ * @brief **mkf_plan_entry__param_delta()** returns the number of
+ * parameters appended or dropped.
+ * @param entry the entry
+ * @return > 0 appended, < 0 dropped, 0 unchanged
+ */
 MKF_API int mkf_plan_entry__param_delta(const struct mkf_plan_entry *entry);
-/*
- * When two externs bind the same kernel function, all calls go through
- * one of them; for the others this names that one, else NULL.
+/**
+ * @brief **mkf_plan_entry__merged_into()** names the extern that
+ * carries this one's calls.
+ * @param entry the entry
+ * @return when two externs bind the same kernel function, all calls go
+ * through one of them: for the others its name, else NULL
  */
 MKF_API const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *entry);
-/* A candidate was refused because binding it needs an instruction
- * fix-up this version does not do (verifier-checked scalar). */
+/**
+ * @brief **mkf_plan_entry__refused()** tells whether a candidate was
+ * refused because binding it needs an instruction fix-up this version
+ * does not do (a verifier-checked scalar parameter).
+ * @param entry the entry
+ * @return whether such a candidate was refused
+ */
 MKF_API bool mkf_plan_entry__refused(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__libbpf_outcome()** says what plain libbpf
+ * would do with the extern, unrewritten.
+ * @param entry the entry
+ * @return the outcome
+ */
 MKF_API enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *entry);
-/* Human-readable reason; for an unresolved extern, the diagnosis
- * listing each candidate and why it does not fit (several lines). */
+/**
+ * @brief **mkf_plan_entry__reason()** explains the decision.
+ * @param entry the entry
+ * @return a first line, then detail lines indented by two; for an
+ * unresolved extern, each candidate and why it does not fit
+ */
 MKF_API const char *mkf_plan_entry__reason(const struct mkf_plan_entry *entry);
+
+/**
+ * @brief **mkf_decision_str()** names a decision.
+ * @param decision the decision
+ * @return "bind", "leave-weak", "unresolved"; NULL with errno EINVAL
+ * for an unknown value
+ */
+MKF_API const char *mkf_decision_str(enum mkf_decision decision);
+/**
+ * @brief **mkf_rule_str()** names a rule.
+ * @param rule the rule
+ * @return "same", "extend", "shrink", "impl-extend", "impl-same",
+ * "none"; NULL with errno EINVAL for an unknown value
+ */
+MKF_API const char *mkf_rule_str(enum mkf_rule rule);
+/**
+ * @brief **mkf_proto_change_str()** names a prototype change.
+ * @param change the change
+ * @return "same", "extend", "shrink"; NULL with errno EINVAL for an
+ * unknown value
+ */
+MKF_API const char *mkf_proto_change_str(enum mkf_proto_change change);
+/**
+ * @brief **mkf_libbpf_outcome_str()** names what plain libbpf does.
+ * @param outcome the outcome
+ * @return "binds", "binds-uncallable", "not-found", "incompatible";
+ * NULL with errno EINVAL for an unknown value
+ */
+MKF_API const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome);
 
 /* ------------------------------------------------------------------ */
 /* Rewrite and libbpf glue.                                            */
 
-/*
- * Apply a plan computed for obj_buf: returns a new ELF object in
- * *new_buf (release with free(3)); on error *new_buf is NULL. Errors:
- * those of mkf_plan__compute() for obj_buf, EINVAL if the plan was
- * computed for another object, ENOMEM. Only symbol names, relocation
- * symbols of merged externs and the externs' BTF FUNC name/prototype
- * change; existing BTF type ids never move, so .BTF.ext stays valid.
+struct mkf_rewrite_opts {
+	size_t sz;
+	/* On failure, the error's text (see the top of this file). */
+	char *err_buf;
+	size_t err_buf_sz;
+	size_t :0;
+};
+#define mkf_rewrite_opts__last_field err_buf_sz
+
+/**
+ * @brief **mkf_object__rewrite()** applies a plan to the object it was
+ * computed for.
+ * @param obj_buf the object given to mkf_plan__compute()
+ * @param obj_buf_sz its size
+ * @param plan the plan
+ * @param new_buf receives the new ELF image (release with free(3));
+ * NULL on error
+ * @param new_sz receives its size
+ * @param opts options, or NULL
+ * @return 0, or a negative errno: those of mkf_plan__compute() for
+ * obj_buf, EINVAL if the plan was computed for another object, ENOMEM
+ *
+ * Only symbol names, relocation symbols of merged externs and the
+ * externs' BTF FUNC name/prototype change; existing BTF type ids never
+ * move, so .BTF.ext stays valid. A plan without changes gives back an
+ * exact copy.
  */
 MKF_API int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz,
-				const struct mkf_plan *plan,
-				void **new_buf, size_t *new_sz);
+				const struct mkf_plan *plan, void **new_buf, size_t *new_sz,
+				const struct mkf_rewrite_opts *opts);
 
 struct mkf_open_opts {
 	size_t sz;
@@ -272,27 +695,49 @@ struct mkf_open_opts {
 	/* Open even if a strong extern fits nothing (libbpf will then
 	 * fail at load time); by default opening fails with ESRCH. */
 	bool allow_unresolved;
+	/* On failure, the error's text (see the top of this file). */
+	char *err_buf;
+	size_t err_buf_sz;
 	size_t :0;
 };
-#define mkf_open_opts__last_field allow_unresolved
+#define mkf_open_opts__last_field err_buf_sz
 
-/*
- * bpf_object__open_file()/_mem() with the object rewritten first.
- * NULL + errno: ESRCH if a strong extern fits nothing (see
- * allow_unresolved), the errors of mkf_kernel__load() and
- * mkf_plan__compute(), a file's open(2)/read(2) errno (ENOENT, EISDIR,
- * EIO...), or what libbpf's open returns.
+/**
+ * @brief **mkf_object__open_file()** is bpf_object__open_file() with
+ * the object rewritten for the target kernel first.
+ * @param path the object file
+ * @param opts libbpf's options, or NULL
+ * @param mkf_opts this library's options, or NULL
+ * @return libbpf's object; NULL with errno set: ESRCH if a strong
+ * extern fits nothing (see allow_unresolved), the errors of
+ * mkf_kernel__load() and mkf_plan__compute(), the file's
+ * open(2)/read(2) errno (ENOENT, EISDIR, EIO...), or what libbpf's
+ * open returns
  */
 MKF_API struct bpf_object *mkf_object__open_file(const char *path,
 						 const struct bpf_object_open_opts *opts,
 						 const struct mkf_open_opts *mkf_opts);
+/**
+ * @brief **mkf_object__open_mem()** is bpf_object__open_mem() with the
+ * object rewritten for the target kernel first.
+ * @param obj_buf the ELF image (not kept after the call)
+ * @param obj_buf_sz its size
+ * @param opts libbpf's options, or NULL
+ * @param mkf_opts this library's options, or NULL
+ * @return as mkf_object__open_file(), without the file errors
+ */
 MKF_API struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
 						const struct bpf_object_open_opts *opts,
 						const struct mkf_open_opts *mkf_opts);
 
-/*
- * Skeletons (bpftool gen skeleton): use instead of the skeleton's
- * NAME__open_opts():
+/**
+ * @brief **mkf_object__open_skeleton()** opens a bpftool-generated
+ * skeleton, rewritten for the target kernel: use it instead of the
+ * skeleton's NAME__open_opts().
+ * @param s the skeleton's bpf_object_skeleton
+ * @param opts libbpf's options, or NULL
+ * @param mkf_opts this library's options, or NULL
+ * @return 0, or a negative errno (as mkf_object__open_mem())
  *
  *	struct NAME *skel = calloc(1, sizeof(*skel));
  *	if (!skel || NAME__create_skeleton(skel))
@@ -311,40 +756,6 @@ MKF_API struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_
 MKF_API int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 				      const struct bpf_object_open_opts *opts,
 				      const struct mkf_open_opts *mkf_opts);
-
-/* ------------------------------------------------------------------ */
-/* Kernel function parameters: which ones the verifier provides.       */
-
-enum mkf_param_kind {
-	/* The program passes the value. */
-	MKF_PARAM_NORMAL = 0,
-	/*
-	 * The verifier supplies the value and ignores the register: the
-	 * program need not set it. Known by the parameter's name (suffix
-	 * __magic, __prog, __implicit, or __ign on a void pointer) or by
-	 * its type (struct bpf_prog_aux *, struct btf_struct_meta *).
-	 */
-	MKF_PARAM_PROVIDED,
-	/*
-	 * The verifier supplies the value but first checks that the
-	 * register holds a scalar (the node offset of
-	 * bpf_list_push_{front,back}_impl and bpf_rbtree_add_impl).
-	 */
-	MKF_PARAM_CHECKED_SCALAR,
-};
-
-/*
- * How the verifier treats parameter idx of FUNC_PROTO proto_id in btf,
- * the prototype of kernel function func_name (the name matters for
- * MKF_PARAM_CHECKED_SCALAR). The rules are those the resolver applies.
- * by_type (optional) is set when a provided parameter is known by its
- * type only; why (optional) gets a short static description: for one
- * known by its name, the suffix ("__magic"). MKF_PARAM_NORMAL for a
- * type that is not a FUNC_PROTO or an idx out of range.
- */
-MKF_API enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
-						__u32 proto_id, int idx, bool *by_type,
-						const char **why);
 
 #ifdef __cplusplus
 }

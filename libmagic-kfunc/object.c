@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libelf.h>
+#include <linux/btf.h>
 
 #include "btf_util.h"
 #include "log.h"
-#include "obj_externs.h"
+#include "elf_util.h"
+#include "object.h"
 
 #define KSYMS_SEC ".ksyms"
 /* Largest section alignment accepted (BPF objects use up to 8). */
@@ -29,25 +31,6 @@ size_t mkf_essential_name_len(const char *name)
 			return (size_t)i + 1;
 	}
 	return n;
-}
-
-Elf_Scn *mkf_elf_find_scn(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *sname;
-
-		if (!gelf_getshdr(scn, shdr))
-			return NULL;
-		sname = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (sname && !strcmp(sname, name))
-			return scn;
-	}
-	return NULL;
 }
 
 static bool sym_is_extern(const GElf_Sym *sym)
@@ -72,7 +55,7 @@ static int cmp_btf_name(const void *a, const void *b)
  * types the .ksyms DATASEC lists. Externs are looked up here, not by a
  * scan of the BTF each.
  */
-static int index_object_btf(struct mkf_object *obj)
+static int index_object_btf(struct mkf_obj *obj)
 {
 	__u32 id, n = btf__type_cnt(obj->btf);
 	const struct btf_var_secinfo *vs;
@@ -101,7 +84,7 @@ static int index_object_btf(struct mkf_object *obj)
 }
 
 /* The BTF VAR or FUNC libbpf associates with an extern: the first of that name. */
-static int find_extern_btf_id(const struct mkf_object *obj, const char *name)
+static int find_extern_btf_id(const struct mkf_obj *obj, const char *name)
 {
 	size_t lo = 0, hi = obj->btf_name_cnt;
 
@@ -118,7 +101,7 @@ static int find_extern_btf_id(const struct mkf_object *obj, const char *name)
 	return -ENOENT;
 }
 
-static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
+static int add_extern(struct mkf_obj *obj, const char *name, size_t sym_idx,
 		      const GElf_Sym *sym)
 {
 	const struct btf_type *t;
@@ -133,7 +116,7 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 		 * libbpf refuses this too; left alone, the symbol could take
 		 * the name an extern is renamed to (two externs of one name).
 		 */
-		pr_warn("extern '%s': no BTF VAR or FUNC of that name\n", name);
+		pr_err("extern '%s': no BTF VAR or FUNC of that name\n", name);
 		return -EINVAL;
 	}
 	t = btf__type_by_id(obj->btf, id);
@@ -143,7 +126,7 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 	 */
 	if (btf_is_var(t) ? btf_var(t)->linkage != BTF_VAR_GLOBAL_EXTERN
 			  : btf_vlen(t) != BTF_FUNC_EXTERN) {
-		pr_warn("extern '%s': its BTF %s [%d] is not declared extern\n", name,
+		pr_err("extern '%s': its BTF %s [%d] is not declared extern\n", name,
 			btf_is_var(t) ? "VAR" : "FUNC", id);
 		return -EINVAL;
 	}
@@ -151,18 +134,18 @@ static int add_extern(struct mkf_object *obj, const char *name, size_t sym_idx,
 		return 0; /* ksym variable or .kconfig */
 	/* libbpf refuses all of these when it opens the object. */
 	if (!obj->in_ksyms[id]) {
-		pr_warn("extern '%s': its BTF FUNC [%d] is not in the .ksyms DATASEC\n", name, id);
+		pr_err("extern '%s': its BTF FUNC [%d] is not in the .ksyms DATASEC\n", name, id);
 		return -EINVAL;
 	}
 	proto = mkf_skip_mods_typedefs(obj->btf, t->type, NULL);
 	if (!proto || !btf_is_func_proto(proto)) {
-		pr_warn("extern '%s': the type of its BTF FUNC [%d] is not a FUNC_PROTO\n",
+		pr_err("extern '%s': the type of its BTF FUNC [%d] is not a FUNC_PROTO\n",
 			name, id);
 		return -EINVAL;
 	}
 	for (i = 0; i < obj->extern_cnt; i++) {
 		if (!strcmp(obj->externs[i].name, name)) {
-			pr_warn("extern '%s' is defined twice in the symbol table (symbols %zu "
+			pr_err("extern '%s' is defined twice in the symbol table (symbols %zu "
 				"and %zu)\n", name, obj->externs[i].sym_idx, sym_idx);
 			return -EINVAL;
 		}
@@ -199,7 +182,7 @@ static bool in_sorted(const char *const *names, size_t cnt, const char *name)
 	return cnt && bsearch(&name, names, cnt, sizeof(*names), cmp_str);
 }
 
-bool mkf_object_name_taken(const struct mkf_object *obj, const char *name)
+bool mkf_obj_name_taken(const struct mkf_obj *obj, const char *name)
 {
 	return in_sorted(obj->kept_names, obj->kept_cnt, name);
 }
@@ -209,7 +192,7 @@ bool mkf_object_name_taken(const struct mkf_object *obj, const char *name)
  * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
  * match, and two symbols of one name make two externs or a broken one.
  */
-static int collect_kept_names(struct mkf_object *obj, Elf_Data *symdata, size_t strtab)
+static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t strtab)
 {
 	const char **externs, *name;
 	size_t i, n = 0;
@@ -245,7 +228,7 @@ static int collect_kept_names(struct mkf_object *obj, Elf_Data *symdata, size_t 
 	return err;
 }
 
-static int collect_externs(struct mkf_object *obj)
+static int collect_externs(struct mkf_obj *obj)
 {
 	const char *name;
 	Elf_Scn *scn = NULL;
@@ -263,7 +246,7 @@ static int collect_externs(struct mkf_object *obj)
 		return 0; /* no symbols, no externs */
 	/* libelf reads symbols of its own size whatever sh_entsize says. */
 	if (shdr.sh_entsize != sizeof(Elf64_Sym)) {
-		pr_warn("the symbol table's entries are %llu bytes, not %zu\n",
+		pr_err("the symbol table's entries are %llu bytes, not %zu\n",
 			(unsigned long long)shdr.sh_entsize, sizeof(Elf64_Sym));
 		return -EINVAL;
 	}
@@ -275,7 +258,7 @@ static int collect_externs(struct mkf_object *obj)
 	/* The rewrite names merged externs "" by pointing them at offset 0. */
 	name = elf_strptr(obj->elf, shdr.sh_link, 0);
 	if (!name || *name) {
-		pr_warn("the symbol string table does not start with an empty string\n");
+		pr_err("the symbol string table does not start with an empty string\n");
 		return -EINVAL;
 	}
 	for (i = 0; i < obj->sym_cnt; i++) {
@@ -290,14 +273,14 @@ static int collect_externs(struct mkf_object *obj)
 		 */
 		name = elf_strptr(obj->elf, shdr.sh_link, sym.st_name);
 		if (!name) {
-			pr_warn("symbol %zu: its name is not in the string table\n", i);
+			pr_err("symbol %zu: its name is not in the string table\n", i);
 			return -EINVAL;
 		}
 		if (!sym_is_extern(&sym) || !*name)
 			continue;
 		if (!obj->btf) {
 			/* libbpf needs BTF for every extern. */
-			pr_warn("extern '%s': the object has no .BTF to describe it\n", name);
+			pr_err("extern '%s': the object has no .BTF to describe it\n", name);
 			return -EINVAL;
 		}
 		err = add_extern(obj, name, i, &sym);
@@ -320,31 +303,31 @@ static int check_sections(Elf *elf, const GElf_Ehdr *ehdr, size_t sz)
 	/* libelf silently sees no sections when their headers are cut off. */
 	if (ehdr->e_shoff > sz ||
 	    (size_t)ehdr->e_shnum * ehdr->e_shentsize > sz - ehdr->e_shoff) {
-		pr_warn("the section headers lie past the end of the object (%zu bytes): "
+		pr_err("the section headers lie past the end of the object (%zu bytes): "
 			"truncated?\n", sz);
 		return -EINVAL;
 	}
 	if (elf_getshdrnum(elf, &shnum) || elf_getshdrstrndx(elf, &shstrndx) ||
 	    (shnum && shstrndx >= shnum)) {
-		pr_warn("cannot read the section headers: %s\n", elf_errmsg(-1));
+		pr_err("cannot read the section headers: %s\n", elf_errmsg(-1));
 		return -EINVAL;
 	}
 	for (i = 1; i < shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 
 		if (!scn || !gelf_getshdr(scn, &sh)) {
-			pr_warn("section %zu: cannot read its header: %s\n", i, elf_errmsg(-1));
+			pr_err("section %zu: cannot read its header: %s\n", i, elf_errmsg(-1));
 			return -EINVAL;
 		}
 		/* The rewrite lays the image out again with these alignments. */
 		if (sh.sh_addralign > MAX_ALIGN || (sh.sh_addralign & (sh.sh_addralign - 1))) {
-			pr_warn("section %zu: alignment %llu is not a power of two up to %d\n",
+			pr_err("section %zu: alignment %llu is not a power of two up to %d\n",
 				i, (unsigned long long)sh.sh_addralign, MAX_ALIGN);
 			return -EINVAL;
 		}
 		if (sh.sh_type != SHT_NOBITS &&
 		    (sh.sh_offset > sz || sh.sh_size > sz - sh.sh_offset)) {
-			pr_warn("section %zu lies past the end of the object (%zu bytes): "
+			pr_err("section %zu lies past the end of the object (%zu bytes): "
 				"truncated?\n", i, sz);
 			return -EINVAL;
 		}
@@ -352,7 +335,42 @@ static int check_sections(Elf *elf, const GElf_Ehdr *ehdr, size_t sz)
 	return 0;
 }
 
-int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
+/*
+ * The .BTF header, checked before libbpf parses it, so that the error
+ * says what is wrong (libbpf only logs it) and libbpf never reads past
+ * the section.
+ */
+static int check_btf_header(const void *data, size_t size)
+{
+	const struct btf_header *h = data;
+	__u64 types_end, strs_end;
+
+	if (size < sizeof(*h)) {
+		pr_err("the object's .BTF is %zu bytes, shorter than a BTF header\n", size);
+		return -EINVAL;
+	}
+	if (h->magic == 0x9feb) {
+		pr_err("the object's .BTF is of the other byte order (magic 0x9feb)\n");
+		return -EOPNOTSUPP;
+	}
+	if (h->magic != BTF_MAGIC || h->version != BTF_VERSION || h->flags) {
+		pr_err("the object's .BTF has a bad header (magic 0x%x, version %u, flags %u)\n",
+		       h->magic, h->version, h->flags);
+		return -EINVAL;
+	}
+	types_end = (__u64)h->hdr_len + h->type_off + h->type_len;
+	strs_end = (__u64)h->hdr_len + h->str_off + h->str_len;
+	if (h->hdr_len < sizeof(*h) || h->hdr_len > size || types_end > size || strs_end > size ||
+	    h->type_off % 4) {
+		pr_err("the object's .BTF header (length %u, types %u+%u, strings %u+%u) does not "
+		       "fit its %zu bytes\n", h->hdr_len, h->type_off, h->type_len, h->str_off,
+		       h->str_len, size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 {
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
@@ -361,10 +379,15 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 	int err;
 
 	memset(obj, 0, sizeof(*obj));
-	if (!buf || sz < sizeof(Elf64_Ehdr))
+	if (!buf || sz < sizeof(Elf64_Ehdr)) {
+		pr_err("the object is %zu bytes, too short for an ELF header (%zu)\n",
+		       buf ? sz : 0, sizeof(Elf64_Ehdr));
 		return -EINVAL;
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		pr_err("libelf: %s\n", elf_errmsg(-1));
 		return -EINVAL;
+	}
 	/* libelf may convert data in place: work on a private copy. */
 	obj->buf = malloc(sz);
 	if (!obj->buf)
@@ -374,12 +397,12 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 	obj->elf = elf_memory(obj->buf, sz);
 	if (!obj->elf || elf_kind(obj->elf) != ELF_K_ELF || !gelf_getehdr(obj->elf, &ehdr) ||
 	    ehdr.e_type != ET_REL) {
-		pr_warn("not a relocatable ELF object\n");
+		pr_err("not a relocatable ELF object\n");
 		err = -EINVAL;
 		goto err_out;
 	}
 	if (ehdr.e_machine != EM_BPF && ehdr.e_machine != EM_NONE) {
-		pr_warn("not a BPF object (e_machine %u)\n", ehdr.e_machine);
+		pr_err("not a BPF object (e_machine %u)\n", ehdr.e_machine);
 		err = -EINVAL;
 		goto err_out;
 	}
@@ -391,14 +414,19 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 		data = elf_getdata(scn, NULL);
 		/* SHT_NOBITS: a size but no bytes, which btf__new() would read. */
 		if (data && !data->d_buf) {
-			pr_warn("the object's .BTF has no contents (SHT_NOBITS)\n");
+			pr_err("the object's .BTF has no contents (SHT_NOBITS)\n");
 			err = -EINVAL;
 			goto err_out;
 		}
+		err = data ? check_btf_header(data->d_buf, data->d_size) : 0;
+		if (err)
+			goto err_out;
 		obj->btf = data ? btf__new(data->d_buf, data->d_size) : NULL;
 		if (!obj->btf) {
 			err = data ? -errno : -EINVAL;
-			pr_warn("cannot parse the object's .BTF: %s\n", strerror(-err));
+			/* The header is sound: a type record is not (-d: libbpf's words). */
+			pr_err("cannot parse the object's .BTF: %s%s\n", strerror(-err),
+			       data ? " (a type record is malformed)" : "");
 			goto err_out;
 		}
 		err = mkf_btf_check_names(obj->btf, "the object's .BTF");
@@ -412,11 +440,11 @@ int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz)
 		goto err_out;
 	return 0;
 err_out:
-	mkf_object_close(obj);
+	mkf_obj_release(obj);
 	return err;
 }
 
-void mkf_object_close(struct mkf_object *obj)
+void mkf_obj_release(struct mkf_obj *obj)
 {
 	size_t i;
 

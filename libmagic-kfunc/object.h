@@ -3,8 +3,8 @@
  * Read-only view of a BPF ELF object: its BTF and its kfunc externs
  * (undefined symbols whose BTF FUNC sits in the .ksyms DATASEC).
  */
-#ifndef MKF_OBJ_EXTERNS_H
-#define MKF_OBJ_EXTERNS_H
+#ifndef MKF_OBJECT_H
+#define MKF_OBJECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@ struct mkf_btf_name {
 	__u32 id;
 };
 
-struct mkf_object {
+struct mkf_obj {
 	void *buf;		/* private copy of the ELF image */
 	size_t sz;
 	Elf *elf;
@@ -46,13 +46,11 @@ struct mkf_object {
 /* libbpf's rule: strip only the last "X___Y" flavor suffix. */
 size_t mkf_essential_name_len(const char *name);
 
-int mkf_object_open(struct mkf_object *obj, const void *buf, size_t sz);
-void mkf_object_close(struct mkf_object *obj);
+int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz);
+void mkf_obj_release(struct mkf_obj *obj);
 
 /* Whether a symbol or BTF FUNC/VAR other than a kfunc extern has NAME. */
-bool mkf_object_name_taken(const struct mkf_object *obj, const char *name);
+bool mkf_obj_name_taken(const struct mkf_obj *obj, const char *name);
 
-/* ELF helpers shared with the rewriter. */
-Elf_Scn *mkf_elf_find_scn(Elf *elf, const char *name, GElf_Shdr *shdr);
 
 #endif

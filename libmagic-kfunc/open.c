@@ -67,11 +67,11 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		goto out;
 	}
 	if (mkf_plan__unresolved_cnt(plan) && !OPTS_GET(mo, allow_unresolved, false)) {
-		pr_warn("%s: %zu strong kfunc extern(s) fit nothing in the target kernel\n",
+		pr_err("%s: %zu strong kfunc extern(s) fit nothing in the target kernel\n",
 			name, mkf_plan__unresolved_cnt(plan));
 		err = -ESRCH;
 	} else if (mkf_plan__change_cnt(plan)) {
-		err = mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz);
+		err = mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz, NULL);
 	}
 	if (plan_out && !err)
 		*plan_out = plan;
@@ -127,7 +127,7 @@ static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const
 
 	/* with_name() would turn a malformed sz into a valid one. */
 	if (opts && opts->sz < sizeof(opts->sz)) {
-		pr_warn("bpf_object_open_opts size (%zu) is too small\n", opts->sz);
+		pr_err("bpf_object_open_opts size (%zu) is too small\n", opts->sz);
 		return mkf_err_ptr(-EINVAL);
 	}
 	err = prepare(obj_buf, obj_buf_sz, name, opts, mo, &buf, &sz);
@@ -140,6 +140,9 @@ static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const
 	}
 	obj = bpf_object__open_mem(buf, sz, named);
 	err = obj ? 0 : -errno;
+	if (err)
+		pr_err("%s: libbpf cannot open the%s object: %s\n", name,
+		       buf != obj_buf ? " rewritten" : "", strerror(-err));
 out:
 	free(named);
 	if (buf != obj_buf)
@@ -156,14 +159,34 @@ out:
 	return obj;
 }
 
-struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
-					const struct bpf_object_open_opts *opts,
-					const struct mkf_open_opts *mkf_opts)
+/* The calls below run inside a diagnostics scope (err_buf). */
+#define WITH_DIAG(mo, call, failed)							\
+	({										\
+		struct mkf_diag_scope __scope;						\
+		typeof(call) __ret;							\
+		int __err;								\
+											\
+		mkf_diag_enter(&__scope, OPTS_GET(mo, err_buf, NULL),			\
+			       OPTS_GET(mo, err_buf_sz, 0));				\
+		__ret = (call);								\
+		__err = (failed) ? errno : 0;						\
+		mkf_diag_leave(&__scope, __err);					\
+		errno = __err ? __err : errno;						\
+		__ret;									\
+	})
+
+static struct bpf_object *open_mem_named(const void *obj_buf, size_t obj_buf_sz,
+					 const struct bpf_object_open_opts *opts,
+					 const struct mkf_open_opts *mkf_opts)
 {
 	char name[64];
 
-	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !obj_buf || !obj_buf_sz)
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts))
 		return mkf_err_ptr(-EINVAL);
+	if (!obj_buf || !obj_buf_sz) {
+		pr_err("mkf_object__open_mem: no object given\n");
+		return mkf_err_ptr(-EINVAL);
+	}
 	/* The name libbpf would invent for a buffer. */
 	snprintf(name, sizeof(name), "%lx-%zx", (unsigned long)obj_buf, obj_buf_sz);
 	if (OPTS_GET(opts, object_name, NULL))
@@ -209,9 +232,8 @@ static int read_file(const char *path, void **buf, size_t *sz)
 	return 0;
 }
 
-struct bpf_object *mkf_object__open_file(const char *path,
-					 const struct bpf_object_open_opts *opts,
-					 const struct mkf_open_opts *mkf_opts)
+static struct bpf_object *open_file(const char *path, const struct bpf_object_open_opts *opts,
+				    const struct mkf_open_opts *mkf_opts)
 {
 	struct bpf_object *obj;
 	void *buf = NULL;
@@ -219,11 +241,15 @@ struct bpf_object *mkf_object__open_file(const char *path,
 	char *name;
 	int err;
 
-	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !path)
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts))
 		return mkf_err_ptr(-EINVAL);
+	if (!path) {
+		pr_err("mkf_object__open_file: no path given\n");
+		return mkf_err_ptr(-EINVAL);
+	}
 	err = read_file(path, &buf, &sz);
 	if (err) {
-		pr_warn("%s: %s\n", path, strerror(-err));
+		pr_err("%s: %s\n", path, strerror(-err));
 		return mkf_err_ptr(err);
 	}
 	name = object_name_of(path);
@@ -238,17 +264,20 @@ struct bpf_object *mkf_object__open_file(const char *path,
 	return obj ? obj : mkf_err_ptr(err);
 }
 
-int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
-			      const struct bpf_object_open_opts *opts,
-			      const struct mkf_open_opts *mkf_opts)
+static int open_skeleton(struct bpf_object_skeleton *s, const struct bpf_object_open_opts *opts,
+			 const struct mkf_open_opts *mkf_opts)
 {
 	const void *orig_data;
 	size_t orig_sz, sz;
 	void *buf;
 	int err;
 
-	if (!OPTS_VALID(mkf_opts, mkf_open_opts) || !s || !s->data || !s->data_sz)
+	if (!OPTS_VALID(mkf_opts, mkf_open_opts))
 		return mkf_err(-EINVAL);
+	if (!s || !s->data || !s->data_sz) {
+		pr_err("mkf_object__open_skeleton: no skeleton or no object in it\n");
+		return mkf_err(-EINVAL);
+	}
 	err = prepare(s->data, s->data_sz, s->name, opts, mkf_opts, &buf, &sz);
 	if (err)
 		return mkf_err(err);
@@ -271,4 +300,31 @@ int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 		}
 	}
 	return mkf_err(err);
+}
+
+struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
+					const struct bpf_object_open_opts *opts,
+					const struct mkf_open_opts *mkf_opts)
+{
+	struct bpf_object *obj;
+
+	obj = WITH_DIAG(mkf_opts, open_mem_named(obj_buf, obj_buf_sz, opts, mkf_opts), !__ret);
+	return obj;
+}
+
+struct bpf_object *mkf_object__open_file(const char *path,
+					 const struct bpf_object_open_opts *opts,
+					 const struct mkf_open_opts *mkf_opts)
+{
+	struct bpf_object *obj;
+
+	obj = WITH_DIAG(mkf_opts, open_file(path, opts, mkf_opts), !__ret);
+	return obj;
+}
+
+int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
+			      const struct bpf_object_open_opts *opts,
+			      const struct mkf_open_opts *mkf_opts)
+{
+	return WITH_DIAG(mkf_opts, open_skeleton(s, opts, mkf_opts), __ret < 0);
 }

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <errno.h>
 #include <string.h>
 
 #include "btf_util.h"
-#include "magic_params.h"
+#include "params.h"
 
 /*
  * Name suffixes the verifier treats as "fill this in yourself":
  * __ign and __prog since 6.10/6.16 (legacy _impl convention), __magic in
  * our KF_MAGIC_ARGS series, __implicit in upstream's KF_IMPLICIT_ARGS.
  */
-static const char *const provided_suffixes[] = {
-	"__magic", "__prog", "__ign", "__implicit",
+static const struct {
+	const char *suffix;
+	enum mkf_param_basis basis;
+} provided_suffixes[] = {
+	{ "__magic", MKF_PARAM_BASIS_SUFFIX_MAGIC },
+	{ "__prog", MKF_PARAM_BASIS_SUFFIX_PROG },
+	{ "__ign", MKF_PARAM_BASIS_SUFFIX_IGN },
+	{ "__implicit", MKF_PARAM_BASIS_SUFFIX_IMPLICIT },
 };
 
 /*
@@ -18,8 +25,12 @@ static const char *const provided_suffixes[] = {
  * full prototype with a plain "struct bpf_prog_aux *aux"; the
  * btf_struct_meta family (bpf_obj_new & co) gets its meta pointer.
  */
-static const char *const provided_structs[] = {
-	"bpf_prog_aux", "btf_struct_meta",
+static const struct {
+	const char *name;
+	enum mkf_param_basis basis;
+} provided_structs[] = {
+	{ "bpf_prog_aux", MKF_PARAM_BASIS_TYPE_PROG_AUX },
+	{ "btf_struct_meta", MKF_PARAM_BASIS_TYPE_STRUCT_META },
 };
 
 /*
@@ -58,7 +69,7 @@ static bool is_void_ptr(const struct btf *btf, __u32 type)
 struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *func_name,
 				     __u32 proto, int idx)
 {
-	struct mkf_param_info info = { MKF_PARAM_NORMAL, false, "an ordinary parameter" };
+	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
 	const struct btf_type *t = btf__type_by_id(kern_btf, proto);
 	const struct btf_param *p;
 	const char *name;
@@ -74,7 +85,7 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 		if (!strcmp(func_name, checked_scalars[i].func) &&
 		    !strcmp(name, checked_scalars[i].param)) {
 			info.kind = MKF_PARAM_CHECKED_SCALAR;
-			info.why = "node offset filled by the verifier after a scalar check";
+			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
 			return info;
 		}
 	}
@@ -85,11 +96,12 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 		 * 6.17's string kfuncs take real pointers as __ign
 		 * (bpf_strlen(const char *s__ign)).
 		 */
-		if (!strcmp(provided_suffixes[i], "__ign") && !is_void_ptr(kern_btf, p->type))
+		if (provided_suffixes[i].basis == MKF_PARAM_BASIS_SUFFIX_IGN &&
+		    !is_void_ptr(kern_btf, p->type))
 			continue;
-		if (ends_with(name, provided_suffixes[i])) {
+		if (ends_with(name, provided_suffixes[i].suffix)) {
 			info.kind = MKF_PARAM_PROVIDED;
-			info.why = provided_suffixes[i];
+			info.basis = provided_suffixes[i].basis;
 			return info;
 		}
 	}
@@ -100,11 +112,10 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 			const char *sname = mkf_btf_name(kern_btf, t);
 
 			for (i = 0; i < sizeof(provided_structs) / sizeof(provided_structs[0]); i++) {
-				if (!strcmp(sname, provided_structs[i])) {
+				if (!strcmp(sname, provided_structs[i].name)) {
 					info.kind = MKF_PARAM_PROVIDED;
+					info.basis = provided_structs[i].basis;
 					info.by_type = true;
-					info.why = i == 0 ? "struct bpf_prog_aux *"
-							  : "struct btf_struct_meta *";
 					return info;
 				}
 			}
@@ -114,15 +125,31 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 }
 
 enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
-					__u32 proto_id, int idx, bool *by_type, const char **why)
+					__u32 proto_id, int idx, enum mkf_param_basis *basis)
 {
-	struct mkf_param_info info = { MKF_PARAM_NORMAL, false, "an ordinary parameter" };
+	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
 
 	if (btf && func_name)
 		info = mkf_param_info(btf, func_name, proto_id, idx);
-	if (by_type)
-		*by_type = info.by_type;
-	if (why)
-		*why = info.why;
+	else
+		errno = EINVAL;
+	if (basis)
+		*basis = info.basis;
 	return info.kind;
+}
+
+const char *mkf_param_basis_str(enum mkf_param_basis basis)
+{
+	switch (basis) {
+	case MKF_PARAM_BASIS_NONE: return "none";
+	case MKF_PARAM_BASIS_SUFFIX_MAGIC: return "__magic";
+	case MKF_PARAM_BASIS_SUFFIX_PROG: return "__prog";
+	case MKF_PARAM_BASIS_SUFFIX_IGN: return "__ign";
+	case MKF_PARAM_BASIS_SUFFIX_IMPLICIT: return "__implicit";
+	case MKF_PARAM_BASIS_TYPE_PROG_AUX: return "struct bpf_prog_aux *";
+	case MKF_PARAM_BASIS_TYPE_STRUCT_META: return "struct btf_struct_meta *";
+	case MKF_PARAM_BASIS_KNOWN_SCALAR: return "known scalar";
+	}
+	errno = EINVAL;
+	return NULL;
 }

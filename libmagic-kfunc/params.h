@@ -4,8 +4,8 @@
  * Decided from the kernel's BTF only: clang records no parameter names
  * for extern declarations, so the program's BTF cannot tell.
  */
-#ifndef MKF_MAGIC_PARAMS_H
-#define MKF_MAGIC_PARAMS_H
+#ifndef MKF_PARAMS_H
+#define MKF_PARAMS_H
 
 #include <stdbool.h>
 #include <bpf/btf.h>
@@ -14,10 +14,9 @@
 
 struct mkf_param_info {
 	enum mkf_param_kind kind;	/* see magic_kfunc.h */
+	enum mkf_param_basis basis;	/* why */
 	/* Provided because of its type only (no annotated name). */
 	bool by_type;
-	/* Short explanation for messages, static storage. */
-	const char *why;
 };
 
 /* Classify parameter idx (0-based) of FUNC_PROTO proto of func_name. */

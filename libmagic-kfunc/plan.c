@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_edit.h"
 #include "btf_util.h"
 #include "log.h"
-#include "obj_externs.h"
+#include "object.h"
 #include "opts.h"
 #include "plan.h"
 #include "resolve.h"
@@ -25,7 +26,7 @@ bool mkf_entry_changes(const struct mkf_plan_entry *e)
 }
 
 static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
-		      const struct mkf_kernel *kernel, const struct mkf_object *obj,
+		      const struct mkf_kernel *kernel, const struct mkf_obj *obj,
 		      const struct mkf_extern *ext)
 {
 	struct mkf_resolution res;
@@ -54,7 +55,7 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 	res.reason = NULL;
 	if (res.target) {
 		e->kernel_name = strdup(res.target->name);
-		mod = mkf_kfunc_module(kernel, res.target);
+		mod = res.target->module_name;
 		e->module = mod ? strdup(mod) : NULL;
 		if (!e->kernel_name || (mod && !e->module))
 			err = -ENOMEM;
@@ -74,15 +75,15 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 __attribute__((format(printf, 2, 3)))
 static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
 {
-	struct strbuf sb = {};
+	struct mkf_sb sb = {};
 	va_list args;
 	char *r;
 
-	sb_printf(&sb, "%s", e->reason);
+	mkf_sb_printf(&sb, "%s", e->reason);
 	va_start(args, fmt);
-	sb_vprintf(&sb, fmt, args);
+	mkf_sb_vprintf(&sb, fmt, args);
 	va_end(args);
-	r = sb_steal(&sb);
+	r = mkf_sb_steal(&sb);
 	if (!r)
 		return -ENOMEM;
 	free(e->reason);
@@ -139,7 +140,7 @@ static int merge_entries(struct mkf_plan *plan)
  * same for a rename to a name the object has for something else (a
  * variable, a function, a non-kfunc extern).
  */
-static int note_name_clashes(struct mkf_plan *plan, const struct mkf_object *obj)
+static int note_name_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
 {
 	size_t i, j;
 	int err = 0;
@@ -150,7 +151,7 @@ static int note_name_clashes(struct mkf_plan *plan, const struct mkf_object *obj
 		if (e->decision == MKF_DECISION_BIND) {
 			/* Renamed to a name the object uses for something else. */
 			if (e->merged_into < 0 && strcmp(e->kernel_name, e->name) &&
-			    mkf_object_name_taken(obj, e->kernel_name)) {
+			    mkf_obj_name_taken(obj, e->kernel_name)) {
 				e->name_clash = true;
 				err = append_reason(e, "  name clash: the object has a symbol or "
 						    "BTF type named '%s' already; libbpf will not "
@@ -189,25 +190,28 @@ static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
 		pr_debug("%s: extern '%s' %s", obj_name, e->name, e->reason);
 }
 
-struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
-				   const struct mkf_kernel *kernel,
-				   const struct mkf_plan_opts *opts)
+static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
+				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts)
 {
 	const char *obj_name;
-	struct mkf_object obj;
+	struct mkf_obj obj;
 	struct mkf_plan *plan;
 	size_t i;
 	int err;
 
-	if (!OPTS_VALID(opts, mkf_plan_opts) || !obj_buf || !kernel)
+	if (!OPTS_VALID(opts, mkf_plan_opts))
 		return mkf_err_ptr(-EINVAL);
+	if (!obj_buf || !kernel) {
+		pr_err("mkf_plan__compute: no %s given\n", obj_buf ? "kernel" : "object");
+		return mkf_err_ptr(-EINVAL);
+	}
 	obj_name = OPTS_GET(opts, object_name, NULL);
 	if (!obj_name)
 		obj_name = "object";
 
-	err = mkf_object_open(&obj, obj_buf, obj_buf_sz);
+	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
 	if (err) {
-		pr_warn("%s: cannot read the object: %s\n", obj_name, strerror(-err));
+		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
 		return mkf_err_ptr(err);
 	}
 	plan = calloc(1, sizeof(*plan));
@@ -241,12 +245,27 @@ struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 		log_entry(obj_name, e);
 	}
 out:
-	mkf_object_close(&obj);
+	mkf_obj_release(&obj);
 	if (err) {
 		mkf_plan__free(plan);
 		return mkf_err_ptr(err);
 	}
 	return plan;
+}
+
+struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
+				   const struct mkf_kernel *kernel,
+				   const struct mkf_plan_opts *opts)
+{
+	struct mkf_diag_scope scope;
+	struct mkf_plan *plan;
+	int err;
+
+	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
+	plan = compute(obj_buf, obj_buf_sz, kernel, opts);
+	err = plan ? 0 : errno;
+	mkf_diag_leave(&scope, err);
+	return plan ? plan : mkf_err_ptr(-err);
 }
 
 void mkf_plan__free(struct mkf_plan *plan)
@@ -266,14 +285,19 @@ void mkf_plan__free(struct mkf_plan *plan)
 	free(plan);
 }
 
+/* Accessors: NULL in, zero value out with errno EINVAL (magic_kfunc.h). */
+#define GET(obj, expr, zero) ((obj) ? (expr) : (errno = EINVAL, (zero)))
+
 size_t mkf_plan__entry_cnt(const struct mkf_plan *plan)
 {
-	return plan ? plan->entry_cnt : 0;
+	return GET(plan, plan->entry_cnt, 0);
 }
 
 const struct mkf_plan_entry *mkf_plan__entry(const struct mkf_plan *plan, size_t idx)
 {
-	if (!plan || idx >= plan->entry_cnt)
+	if (!plan)
+		return mkf_err_ptr(-EINVAL);
+	if (idx >= plan->entry_cnt)
 		return mkf_err_ptr(-ENOENT);
 	return &plan->entries[idx];
 }
@@ -282,7 +306,9 @@ const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan *plan, c
 {
 	size_t i;
 
-	for (i = 0; plan && name && i < plan->entry_cnt; i++)
+	if (!plan || !name)
+		return mkf_err_ptr(-EINVAL);
+	for (i = 0; i < plan->entry_cnt; i++)
 		if (!strcmp(plan->entries[i].name, name))
 			return &plan->entries[i];
 	return mkf_err_ptr(-ENOENT);
@@ -290,70 +316,115 @@ const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan *plan, c
 
 size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan)
 {
-	return plan ? plan->unresolved_cnt : 0;
+	return GET(plan, plan->unresolved_cnt, 0);
 }
 
 size_t mkf_plan__change_cnt(const struct mkf_plan *plan)
 {
-	return plan ? plan->change_cnt : 0;
+	return GET(plan, plan->change_cnt, 0);
 }
 
 const char *mkf_plan_entry__name(const struct mkf_plan_entry *e)
 {
-	return e->name;
+	return GET(e, e->name, NULL);
 }
 
 bool mkf_plan_entry__is_weak(const struct mkf_plan_entry *e)
 {
-	return e->weak;
+	return GET(e, e->weak, false);
 }
 
 enum mkf_decision mkf_plan_entry__decision(const struct mkf_plan_entry *e)
 {
-	return e->decision;
+	return GET(e, e->decision, 0);
 }
 
-int mkf_plan_entry__rule(const struct mkf_plan_entry *e)
+enum mkf_rule mkf_plan_entry__rule(const struct mkf_plan_entry *e)
 {
-	return e->rule;
+	return GET(e, e->rule, MKF_RULE_NONE);
 }
 
 const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *e)
 {
-	return e->kernel_name;
+	return GET(e, e->kernel_name, NULL);
 }
 
 const char *mkf_plan_entry__module(const struct mkf_plan_entry *e)
 {
-	return e->module;
+	return GET(e, e->module, NULL);
 }
 
 enum mkf_proto_change mkf_plan_entry__proto_change(const struct mkf_plan_entry *e)
 {
-	return e->change;
+	return GET(e, e->change, MKF_PROTO_SAME);
 }
 
 int mkf_plan_entry__param_delta(const struct mkf_plan_entry *e)
 {
-	return e->delta;
+	return GET(e, e->delta, 0);
 }
 
 const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *e)
 {
-	return e->merged_into >= 0 ? e->merged_name : NULL;
+	return GET(e, e->merged_into >= 0 ? e->merged_name : NULL, NULL);
 }
 
 bool mkf_plan_entry__refused(const struct mkf_plan_entry *e)
 {
-	return e->refused;
+	return GET(e, e->refused, false);
 }
 
 enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
 {
-	return e->libbpf;
+	return GET(e, e->libbpf, MKF_LIBBPF_BINDS);
 }
 
 const char *mkf_plan_entry__reason(const struct mkf_plan_entry *e)
 {
-	return e->reason;
+	return GET(e, e->reason, NULL);
+}
+
+/* Names for the enums, as the CLI and its JSON print them. */
+const char *mkf_decision_str(enum mkf_decision d)
+{
+	switch (d) {
+	case MKF_DECISION_BIND: return "bind";
+	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
+	case MKF_DECISION_UNRESOLVED: return "unresolved";
+	}
+	return mkf_err_ptr(-EINVAL);
+}
+
+const char *mkf_rule_str(enum mkf_rule rule)
+{
+	switch (rule) {
+	case MKF_RULE_NONE: return "none";
+	case MKF_RULE_SAME: return "same";
+	case MKF_RULE_EXTEND: return "extend";
+	case MKF_RULE_SHRINK: return "shrink";
+	case MKF_RULE_IMPL_EXTEND: return "impl-extend";
+	case MKF_RULE_IMPL_SAME: return "impl-same";
+	}
+	return mkf_err_ptr(-EINVAL);
+}
+
+const char *mkf_proto_change_str(enum mkf_proto_change change)
+{
+	switch (change) {
+	case MKF_PROTO_SAME: return "same";
+	case MKF_PROTO_EXTEND: return "extend";
+	case MKF_PROTO_SHRINK: return "shrink";
+	}
+	return mkf_err_ptr(-EINVAL);
+}
+
+const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome)
+{
+	switch (outcome) {
+	case MKF_LIBBPF_BINDS: return "binds";
+	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds-uncallable";
+	case MKF_LIBBPF_NOT_FOUND: return "not-found";
+	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	}
+	return mkf_err_ptr(-EINVAL);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
-/* The plan's layout, shared by plan.c (compute, report) and rewrite.c (apply). */
+/* The plan's layout, shared by plan.c (compute, report) and plan_apply.c (apply). */
 #ifndef MKF_PLAN_H
 #define MKF_PLAN_H
 
@@ -16,7 +16,7 @@ struct mkf_plan_entry {
 	__u32 func_id;
 	int nparams;			/* the program's parameter count */
 	enum mkf_decision decision;
-	int rule;
+	enum mkf_rule rule;
 	char *kernel_name;		/* NULL unless bound */
 	char *module;			/* NULL for vmlinux */
 	enum mkf_proto_change change;

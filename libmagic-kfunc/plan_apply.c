@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Apply a plan: turn its decisions into BTF edits (btf_edit.c) and ELF
- * edits (elf_rewrite.c).
+ * Plan application: turn a plan's decisions into BTF edits (btf_edit.c)
+ * and ELF edits (elf_write.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf_edit.h"
-#include "elf_rewrite.h"
+#include "elf_write.h"
 #include "log.h"
-#include "obj_externs.h"
+#include "object.h"
+#include "opts.h"
 #include "plan.h"
 
 /* The plan must describe this very object: same externs, same symbols. */
-static bool plan_matches(const struct mkf_plan *plan, const struct mkf_object *obj)
+static bool plan_matches(const struct mkf_plan *plan, const struct mkf_obj *obj)
 {
 	size_t i;
 
@@ -31,7 +32,7 @@ static bool plan_matches(const struct mkf_plan *plan, const struct mkf_object *o
 }
 
 /* The prototype an entry ends up with (added to obj->btf if new). */
-static int final_proto(struct mkf_object *obj, const struct mkf_plan *plan,
+static int final_proto(struct mkf_obj *obj, const struct mkf_plan *plan,
 		       const struct mkf_plan_entry *e, const struct mkf_extern *x)
 {
 	switch (e->change) {
@@ -46,7 +47,7 @@ static int final_proto(struct mkf_object *obj, const struct mkf_plan *plan,
 	}
 }
 
-static int plan_edits(struct mkf_object *obj, const struct mkf_plan *plan,
+static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 		      struct mkf_sym_edit *syms, size_t *sym_cnt)
 {
 	size_t i, n = plan->entry_cnt;
@@ -111,25 +112,28 @@ out:
 	return err;
 }
 
-int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
-			void **new_buf, size_t *new_sz)
+static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
+		   void **new_buf, size_t *new_sz)
 {
 	struct mkf_elf_edits edits = {};
 	struct mkf_sym_edit *syms = NULL;
-	struct mkf_object obj;
+	struct mkf_obj obj;
 	const void *raw;
 	__u32 raw_sz;
 	int err;
 
-	if (!obj_buf || !plan || !new_buf || !new_sz)
-		return mkf_err(-EINVAL);
+	if (!obj_buf || !plan || !new_buf || !new_sz) {
+		pr_err("mkf_object__rewrite: no %s given\n",
+		       !obj_buf ? "object" : !plan ? "plan" : "output buffer");
+		return -EINVAL;
+	}
 	*new_buf = NULL;
 	*new_sz = 0;
-	err = mkf_object_open(&obj, obj_buf, obj_buf_sz);
+	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
 	if (err)
-		return mkf_err(err);
+		return err;
 	if (!plan_matches(plan, &obj)) {
-		pr_warn("the plan was computed for a different object\n");
+		pr_err("the plan was computed for a different object\n");
 		err = -EINVAL;
 		goto out;
 	}
@@ -161,9 +165,22 @@ int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf
 	edits.syms = syms;
 	edits.btf_data = raw;
 	edits.btf_size = raw_sz;
-	err = mkf_elf_rewrite(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
+	err = mkf_elf_write(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
 out:
 	free(syms);
-	mkf_object_close(&obj);
+	mkf_obj_release(&obj);
+	return err;
+}
+
+int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
+			void **new_buf, size_t *new_sz, const struct mkf_rewrite_opts *opts)
+{
+	struct mkf_diag_scope scope;
+	int err;
+
+	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
+	err = OPTS_VALID(opts, mkf_rewrite_opts) ? rewrite(obj_buf, obj_buf_sz, plan, new_buf,
+							   new_sz) : -EINVAL;
+	mkf_diag_leave(&scope, err);
 	return mkf_err(err);
 }

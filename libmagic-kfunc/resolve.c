@@ -4,14 +4,15 @@
  *
  * N is the extern's name, E its essential name (no ___flavor), B is E
  * without a trailing "_impl", B_impl is B + "_impl". The non-_impl name
- * is preferred: it is the future API. First match wins:
- *   1. callable B compatible with the program's prototype P;
- *   2. callable B = P + trailing verifier-provided params (extend);
- *   3. callable B = P - trailing params the program passes as dummies,
- *      dummies according to the kernel's B_impl prototype (shrink);
- *   4. callable B_impl = P + trailing verifier-provided params (extend);
- *   5. callable B_impl compatible with P;
- *   6. nothing: leave the extern alone (weak: resolves to 0), with a
+ * is preferred: it is the future API. First match wins (enum mkf_rule;
+ * DESIGN.md's numbers in brackets):
+ *   same [1]: callable B compatible with the program's prototype P;
+ *   extend [2]: callable B = P + trailing verifier-provided params;
+ *   shrink [3]: callable B = P - trailing params the program passes as
+ *      dummies, dummies according to the kernel's B_impl prototype;
+ *   impl-extend [4]: callable B_impl = P + trailing verifier-provided params;
+ *   impl-same [5]: callable B_impl compatible with P;
+ *   none [6]: leave the extern alone (weak: resolves to 0), with a
  *      diagnosis listing each candidate and why it does not fit.
  * Extending over a parameter the verifier checks as a scalar before
  * filling it in is refused: the call would leave that register unset.
@@ -22,8 +23,8 @@
 #include <string.h>
 
 #include "btf_util.h"
-#include "compat.h"
-#include "magic_params.h"
+#include "btf_compat.h"
+#include "params.h"
 #include "resolve.h"
 #include "strbuf.h"
 
@@ -41,10 +42,10 @@ struct ctx {
 	const struct mkf_extern *ext;
 	int n;				/* the program's parameter count */
 	char *b, *bi;			/* B and B_impl */
-	const struct mkf_kfunc *fb, *fi;
+	const struct mkf_func *fb, *fi;
 	bool refused;
 	bool by_type_only;		/* extended params provided by type only */
-	struct strbuf params;		/* the params appended or dropped */
+	struct mkf_sb params;		/* the params appended or dropped */
 };
 
 static int proto_vlen(const struct btf *btf, __u32 proto)
@@ -54,10 +55,11 @@ static int proto_vlen(const struct btf *btf, __u32 proto)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
 }
 
-static void where(const struct mkf_kernel *k, const struct mkf_kfunc *fn, char *buf, size_t sz)
+static void where(const struct mkf_kernel *k, const struct mkf_func *fn, char *buf, size_t sz)
 {
-	const char *mod = mkf_kfunc_module(k, fn);
+	const char *mod = fn->module_name;
 
+	(void)k;
 	if (mod)
 		snprintf(buf, sz, "module %s [%u]", mod, fn->id);
 	else
@@ -65,7 +67,7 @@ static void where(const struct mkf_kernel *k, const struct mkf_kfunc *fn, char *
 }
 
 /* "void *aux__prog" for parameter i of a kernel prototype. */
-static void param_desc(const struct mkf_kfunc *fn, int i, char *buf, size_t sz)
+static void param_desc(const struct mkf_func *fn, int i, char *buf, size_t sz)
 {
 	const struct btf_param *p = btf_params(btf__type_by_id(fn->btf, fn->proto)) + i;
 	const char *name = btf__name_by_offset(fn->btf, p->name_off);
@@ -75,66 +77,84 @@ static void param_desc(const struct mkf_kfunc *fn, int i, char *buf, size_t sz)
 	mkf_decl_str(type, name, buf, sz);
 }
 
-/* Why B was passed over, for the rule 4 and 5 reasons. */
+/* Why B was passed over, for the impl-extend and impl-same reasons. */
 static const char *b_status(const struct ctx *c)
 {
 	if (!c->fb)
 		return "is not in the kernel";
-	if (!mkf_kfunc_callable(c->k, c->fb))
+	if (!mkf_func_callable(c->fb))
 		return "is prototype-only";
 	return "does not fit";
 }
 
-/* Rules 1 and 5: same parameter count and libbpf-compatible. */
-static enum check check_same(struct ctx *c, const struct mkf_kfunc *fn, struct strbuf *why)
+/* Rules same and impl-same: same parameter count and libbpf-compatible. */
+static enum check check_same(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
 {
 	int m = proto_vlen(fn->btf, fn->proto);
-	struct strbuf diff = {};
+	struct mkf_sb diff = {};
 
 	if (m != c->n) {
-		sb_printf(why, "      takes %d params, the program passes %d\n", m, c->n);
+		mkf_sb_printf(why, "      takes %d params, the program passes %d\n", m, c->n);
 		return CHECK_NO;
 	}
 	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto))
 		return CHECK_OK;
-	sb_printf(why, "      prototype incompatible (libbpf's rules):\n");
+	mkf_sb_printf(why, "      prototype incompatible (libbpf's rules):\n");
 	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0)
-		sb_printf(why, "%s", diff.buf);
-	sb_free(&diff);
+		mkf_sb_printf(why, "%s", diff.buf);
+	mkf_sb_free(&diff);
 	return CHECK_NO;
 }
 
-/* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */
-static enum check check_extend(struct ctx *c, const struct mkf_kfunc *fn, struct strbuf *why)
+int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mkf_func *fn,
+		      struct mkf_sb *why, int *scalar, bool *by_type)
 {
-	int m = proto_vlen(fn->btf, fn->proto), i, scalar = -1;
-	struct strbuf diff = {};
-	bool by_type = true;
+	int m = proto_vlen(fn->btf, fn->proto), i;
+	struct mkf_sb diff = {};
 	char desc[192];
 
-	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0) {
-		sb_printf(why, "      takes %d params; its first %d differ from the program's:\n%s",
-			  m, c->n, diff.buf);
-		sb_free(&diff);
-		return CHECK_NO;
+	*scalar = -1;
+	*by_type = true;
+	if (m <= n)
+		return 0;
+	if (mkf_proto_prefix_diff(lb, lproto, fn->btf, fn->proto, n, why ? &diff : NULL) > 0) {
+		if (why)
+			mkf_sb_printf(why, "      takes %d params; its first %d differ from the "
+				      "program's:\n%s", m, n, diff.buf);
+		mkf_sb_free(&diff);
+		return 0;
 	}
-	sb_free(&diff);
-	for (i = c->n; i < m; i++) {
+	for (i = n; i < m; i++) {
 		struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, i);
 
-		param_desc(fn, i, desc, sizeof(desc));
 		if (info.kind == MKF_PARAM_NORMAL) {
-			sb_printf(why, "      takes %d params; param %d '%s' is not verifier-provided: "
-				  "the program would have to pass it\n", m, i + 1, desc);
-			return CHECK_NO;
+			if (why) {
+				param_desc(fn, i, desc, sizeof(desc));
+				mkf_sb_printf(why, "      takes %d params; param %d '%s' is not "
+					      "verifier-provided: the program would have to pass it\n",
+					      m, i + 1, desc);
+			}
+			return 0;
 		}
-		if (info.kind == MKF_PARAM_CHECKED_SCALAR && scalar < 0)
-			scalar = i;
-		by_type = by_type && info.by_type;
+		if (info.kind == MKF_PARAM_CHECKED_SCALAR && *scalar < 0)
+			*scalar = i;
+		*by_type = *by_type && info.by_type;
 	}
+	return 1;
+}
+
+/* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */
+static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
+{
+	int m = proto_vlen(fn->btf, fn->proto), i, scalar;
+	bool by_type;
+	char desc[192];
+
+	if (!mkf_proto_extends(c->lb, c->ext->proto_id, c->n, fn, why, &scalar, &by_type))
+		return CHECK_NO;
 	if (scalar >= 0) {
 		param_desc(fn, scalar, desc, sizeof(desc));
-		sb_printf(why, "      refused: param %d '%s' is filled by the verifier only after it "
+		mkf_sb_printf(why, "      refused: param %d '%s' is filled by the verifier only after it "
 			  "checked R%d holds a scalar; a call written without it leaves R%d unset "
 			  "(\"R%d is not a scalar\"). Binding needs an instruction fix-up "
 			  "(R%d = 0 before the call) that this version does not do\n",
@@ -142,112 +162,112 @@ static enum check check_extend(struct ctx *c, const struct mkf_kfunc *fn, struct
 		c->refused = true;
 		return CHECK_REFUSED;
 	}
-	sb_free(&c->params);
+	mkf_sb_free(&c->params);
 	for (i = c->n; i < m; i++) {
 		param_desc(fn, i, desc, sizeof(desc));
-		sb_printf(&c->params, "%s'%s'", i > c->n ? ", " : "", desc);
+		mkf_sb_printf(&c->params, "%s'%s'", i > c->n ? ", " : "", desc);
 	}
 	c->by_type_only = by_type;
 	return CHECK_OK;
 }
 
 /*
- * Rule 3: B takes fewer params than the program passes. The extra ones
+ * Rule shrink: B takes fewer params than the program passes. The extra ones
  * are dummies only if the kernel's B_impl (callable or prototype-only)
  * has exactly the program's count and marks them verifier-provided.
  */
-static enum check check_shrink(struct ctx *c, struct strbuf *why)
+static enum check check_shrink(struct ctx *c, struct mkf_sb *why)
 {
-	const struct mkf_kfunc *fb = c->fb, *fi = c->fi;
+	const struct mkf_func *fb = c->fb, *fi = c->fi;
 	int m = proto_vlen(fb->btf, fb->proto), mi, i;
-	struct strbuf diff = {};
+	struct mkf_sb diff = {};
 	char desc[192];
 
 	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fb->btf, fb->proto, m, &diff) > 0) {
-		sb_printf(why, "      takes %d params; they differ from the program's first %d:\n%s",
+		mkf_sb_printf(why, "      takes %d params; they differ from the program's first %d:\n%s",
 			  m, m, diff.buf);
-		sb_free(&diff);
+		mkf_sb_free(&diff);
 		return CHECK_NO;
 	}
-	sb_free(&diff);
+	mkf_sb_free(&diff);
 	if (!fi) {
-		sb_printf(why, "      takes %d params, the program passes %d; no '%s' in the kernel "
+		mkf_sb_printf(why, "      takes %d params, the program passes %d; no '%s' in the kernel "
 			  "tells whether the extra ones are dummies\n", m, c->n, c->bi);
 		return CHECK_NO;
 	}
 	mi = proto_vlen(fi->btf, fi->proto);
 	if (mi != c->n) {
-		sb_printf(why, "      takes %d params, the program passes %d, and '%s' takes %d: "
+		mkf_sb_printf(why, "      takes %d params, the program passes %d, and '%s' takes %d: "
 			  "the extra ones cannot be matched\n", m, c->n, c->bi, mi);
 		return CHECK_NO;
 	}
-	sb_free(&c->params);
+	mkf_sb_free(&c->params);
 	for (i = m; i < c->n; i++) {
 		struct mkf_param_info info = mkf_param_info(fi->btf, fi->name, fi->proto, i);
 
 		param_desc(fi, i, desc, sizeof(desc));
 		if (info.kind == MKF_PARAM_NORMAL) {
-			sb_printf(why, "      takes %d params, the program passes %d, but '%s' param %d "
+			mkf_sb_printf(why, "      takes %d params, the program passes %d, but '%s' param %d "
 				  "'%s' is not verifier-provided: the program's value would be lost\n",
 				  m, c->n, c->bi, i + 1, desc);
 			return CHECK_NO;
 		}
-		sb_printf(&c->params, "%s'%s'", i > m ? ", " : "", desc);
+		mkf_sb_printf(&c->params, "%s'%s'", i > m ? ", " : "", desc);
 	}
 	return CHECK_OK;
 }
 
-static void explain_missing(struct ctx *c, const char *name, const struct mkf_kfunc *fn,
-			    struct strbuf *why)
+static void explain_missing(struct ctx *c, const char *name, const struct mkf_func *fn,
+			    struct mkf_sb *why)
 {
 	char loc[96];
 
 	if (!fn) {
-		sb_printf(why, "  - '%s': not in vmlinux or module BTF\n", name);
+		mkf_sb_printf(why, "  - '%s': not in vmlinux or module BTF\n", name);
 		return;
 	}
 	where(c->k, fn, loc, sizeof(loc));
-	sb_printf(why, "  - '%s' (%s): prototype-only, no DECL_TAG \"bpf_kfunc\": "
+	mkf_sb_printf(why, "  - '%s' (%s): prototype-only, no DECL_TAG \"bpf_kfunc\": "
 		  "the verifier refuses calls to it\n", name, loc);
 }
 
-static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct strbuf *out)
+static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_sb *out)
 {
-	const struct mkf_kfunc *fn = mkf_kernel_find(c->k, c->ext->name);
-	struct strbuf diff = {};
+	const struct mkf_func *fn = mkf_kernel_find(c->k, c->ext->name);
+	struct mkf_sb diff = {};
 	int m, common;
 
 	/* libbpf 1.1 looks kfuncs up by the full name, flavor included. */
 	if (!fn) {
 		res->libbpf = MKF_LIBBPF_NOT_FOUND;
-		sb_printf(out, "  plain libbpf: '%s' is not in the kernel's BTF: %s\n", c->ext->name,
+		mkf_sb_printf(out, "  plain libbpf: '%s' is not in the kernel's BTF: %s\n", c->ext->name,
 			  c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
 		return;
 	}
 	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto)) {
-		res->libbpf = mkf_kfunc_callable(c->k, fn) ? MKF_LIBBPF_BINDS
+		res->libbpf = mkf_func_callable(fn) ? MKF_LIBBPF_BINDS
 							   : MKF_LIBBPF_BINDS_UNCALLABLE;
 		if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
-			sb_printf(out, "  plain libbpf: binds prototype-only '%s'; the verifier "
+			mkf_sb_printf(out, "  plain libbpf: binds prototype-only '%s'; the verifier "
 				  "refuses the call\n", fn->name);
 		return;
 	}
 	res->libbpf = MKF_LIBBPF_INCOMPATIBLE;
 	m = proto_vlen(fn->btf, fn->proto);
 	common = m < c->n ? m : c->n;
-	sb_printf(out, "  plain libbpf: func_proto of '%s' incompatible with the kernel's: "
+	mkf_sb_printf(out, "  plain libbpf: func_proto of '%s' incompatible with the kernel's: "
 		  "libbpf 1.1 refuses the whole object%s\n", fn->name,
 		  c->ext->weak ? " although the extern is weak (newer libbpf drops it)" : "");
 	if (m != c->n)
-		sb_printf(out, "      kernel takes %d params, the program passes %d\n", m, c->n);
+		mkf_sb_printf(out, "      kernel takes %d params, the program passes %d\n", m, c->n);
 	if (common >= 0 &&
 	    mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, common, &diff) > 0)
-		sb_printf(out, "%s", diff.buf);
-	sb_free(&diff);
+		mkf_sb_printf(out, "%s", diff.buf);
+	mkf_sb_free(&diff);
 }
 
-static void bind(struct ctx *c, struct mkf_resolution *res, int rule,
-		 const struct mkf_kfunc *fn, enum mkf_proto_change change, struct strbuf *r)
+static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
+		 const struct mkf_func *fn, enum mkf_proto_change change, struct mkf_sb *r)
 {
 	char loc[96];
 
@@ -258,45 +278,47 @@ static void bind(struct ctx *c, struct mkf_resolution *res, int rule,
 	res->delta = proto_vlen(fn->btf, fn->proto) - c->n;
 	where(c->k, fn, loc, sizeof(loc));
 
-	sb_printf(r, "binds '%s' (%s), rule %d: ", fn->name, loc, rule);
+	mkf_sb_printf(r, "binds '%s' (%s), rule %s: ", fn->name, loc, mkf_rule_str(rule));
 	switch (rule) {
-	case 1:
-		sb_printf(r, "callable, prototype compatible");
+	case MKF_RULE_SAME:
+		mkf_sb_printf(r, "callable, prototype compatible");
 		break;
-	case 2:
-		sb_printf(r, "callable, its prototype is the program's plus verifier-provided %s; "
+	case MKF_RULE_EXTEND:
+		mkf_sb_printf(r, "callable, its prototype is the program's plus verifier-provided %s; "
 			  "prototype extended", c->params.buf);
 		if (c->by_type_only && !c->fi)
-			sb_printf(r, ". This kernel has the old-pahole KF_IMPLICIT_ARGS shape: "
+			mkf_sb_printf(r, ". This kernel has the old-pahole KF_IMPLICIT_ARGS shape: "
 				  "'%s' is public with a trailing 'struct bpf_prog_aux *' and there "
 				  "is no '%s' (its BTF was made by a pahole without KF_IMPLICIT_ARGS "
 				  "support); plain libbpf refuses it as \"func_proto incompatible\"",
 				  fn->name, c->bi);
 		break;
-	case 3:
-		sb_printf(r, "callable; the program passes %d trailing dummy %s, which '%s' "
+	case MKF_RULE_SHRINK:
+		mkf_sb_printf(r, "callable; the program passes %d trailing dummy %s, which '%s' "
 			  "marks verifier-provided: %s; prototype shrunk, the extra registers "
 			  "are ignored", -res->delta, res->delta == -1 ? "param" : "params",
 			  c->bi, c->params.buf);
 		break;
-	case 4:
-		sb_printf(r, "'%s' %s; '%s' is the program's prototype plus "
+	case MKF_RULE_IMPL_EXTEND:
+		mkf_sb_printf(r, "'%s' %s; '%s' is the program's prototype plus "
 			  "verifier-provided %s; prototype extended", c->b, b_status(c), fn->name,
 			  c->params.buf);
 		break;
-	case 5:
-		sb_printf(r, "'%s' %s; '%s' is compatible", c->b, b_status(c), fn->name);
+	case MKF_RULE_IMPL_SAME:
+		mkf_sb_printf(r, "'%s' %s; '%s' is compatible", c->b, b_status(c), fn->name);
+		break;
+	case MKF_RULE_NONE:
 		break;
 	}
 	if (strcmp(c->ext->name, fn->name))
-		sb_printf(r, "; renamed from '%s'", c->ext->name);
-	sb_printf(r, "\n");
+		mkf_sb_printf(r, "; renamed from '%s'", c->ext->name);
+	mkf_sb_printf(r, "\n");
 }
 
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		const struct mkf_extern *ext, struct mkf_resolution *res)
 {
-	struct strbuf why_b = {}, why_i = {}, reason = {}, remark = {};
+	struct mkf_sb why_b = {}, why_i = {}, reason = {}, remark = {};
 	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext };
 	size_t elen, slen = strlen(IMPL_SUFFIX);
 	char loc[96];
@@ -321,65 +343,65 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	c.fi = mkf_kernel_find(kernel, c.bi);
 	libbpf_remark(&c, res, &remark);
 
-	/* Rules 1-3: B. Its parameter count picks the only rule that can apply. */
-	if (c.fb && mkf_kfunc_callable(kernel, c.fb)) {
+	/* Rules same, extend, shrink: B. Its parameter count picks the only one that can apply. */
+	if (c.fb && mkf_func_callable(c.fb)) {
 		m = proto_vlen(c.fb->btf, c.fb->proto);
 		where(kernel, c.fb, loc, sizeof(loc));
-		sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);
+		mkf_sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);
 		if (m == c.n && check_same(&c, c.fb, &why_b) == CHECK_OK)
-			bind(&c, res, 1, c.fb, MKF_PROTO_SAME, &reason);
+			bind(&c, res, MKF_RULE_SAME, c.fb, MKF_PROTO_SAME, &reason);
 		else if (m > c.n && check_extend(&c, c.fb, &why_b) == CHECK_OK)
-			bind(&c, res, 2, c.fb, MKF_PROTO_EXTEND, &reason);
+			bind(&c, res, MKF_RULE_EXTEND, c.fb, MKF_PROTO_EXTEND, &reason);
 		else if (m < c.n && check_shrink(&c, &why_b) == CHECK_OK)
-			bind(&c, res, 3, c.fb, MKF_PROTO_SHRINK, &reason);
+			bind(&c, res, MKF_RULE_SHRINK, c.fb, MKF_PROTO_SHRINK, &reason);
 	} else {
 		explain_missing(&c, c.b, c.fb, &why_b);
 	}
 
-	/* Rules 4-5: B_impl. */
+	/* Rules impl-extend, impl-same: B_impl. */
 	if (res->decision == MKF_DECISION_BIND) {
 		/* bound */
-	} else if (c.fi && mkf_kfunc_callable(kernel, c.fi)) {
+	} else if (c.fi && mkf_func_callable(c.fi)) {
 		m = proto_vlen(c.fi->btf, c.fi->proto);
 		where(kernel, c.fi, loc, sizeof(loc));
-		sb_printf(&why_i, "  - '%s' (%s), callable:\n", c.bi, loc);
+		mkf_sb_printf(&why_i, "  - '%s' (%s), callable:\n", c.bi, loc);
 		if (m > c.n && check_extend(&c, c.fi, &why_i) == CHECK_OK)
-			bind(&c, res, 4, c.fi, MKF_PROTO_EXTEND, &reason);
+			bind(&c, res, MKF_RULE_IMPL_EXTEND, c.fi, MKF_PROTO_EXTEND, &reason);
 		else if (m == c.n && check_same(&c, c.fi, &why_i) == CHECK_OK)
-			bind(&c, res, 5, c.fi, MKF_PROTO_SAME, &reason);
+			bind(&c, res, MKF_RULE_IMPL_SAME, c.fi, MKF_PROTO_SAME, &reason);
 		else if (m < c.n)
-			sb_printf(&why_i, "      takes %d params, fewer than the program's %d: only "
-				  "'%s' may drop trailing dummies (rule 3)\n", m, c.n, c.b);
+			mkf_sb_printf(&why_i, "      takes %d params, fewer than the program's %d: only "
+				  "'%s' may drop trailing dummies (rule shrink)\n", m, c.n, c.b);
 	} else {
 		explain_missing(&c, c.bi, c.fi, &why_i);
 	}
 
-	/* Rule 6. */
+	/* Rule none. */
 	if (res->decision != MKF_DECISION_BIND) {
-		res->rule = 6;
+		res->rule = MKF_RULE_NONE;
 		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 		if (ext->weak)
-			sb_printf(&reason, "left alone, rule 6: no kernel function fits; the weak "
+			mkf_sb_printf(&reason, "left alone, rule none: no kernel function fits; the weak "
 				  "extern resolves to 0 (bpf_ksym_exists() is false)%s\n",
 				  c.refused ? "; a candidate was refused" : "");
 		else
-			sb_printf(&reason, "unresolved, rule 6: no kernel function fits the strong "
+			mkf_sb_printf(&reason, "unresolved, rule none: no kernel function fits the strong "
 				  "extern '%s'; loading will fail%s\n", ext->name,
 				  c.refused ? "; a candidate was refused" : "");
-		sb_printf(&reason, "%s%s", why_b.buf ? why_b.buf : "", why_i.buf ? why_i.buf : "");
+		mkf_sb_printf(&reason, "%s%s", why_b.buf ? why_b.buf : "", why_i.buf ? why_i.buf : "");
 	}
 	res->refused = c.refused;
 	if (remark.buf)
-		sb_printf(&reason, "%s", remark.buf);
-	res->reason = sb_steal(&reason);
+		mkf_sb_printf(&reason, "%s", remark.buf);
+	res->reason = mkf_sb_steal(&reason);
 	if (!res->reason)
 		err = -ENOMEM;
 out:
-	sb_free(&why_b);
-	sb_free(&why_i);
-	sb_free(&remark);
-	sb_free(&reason);
-	sb_free(&c.params);
+	mkf_sb_free(&why_b);
+	mkf_sb_free(&why_i);
+	mkf_sb_free(&remark);
+	mkf_sb_free(&reason);
+	mkf_sb_free(&c.params);
 	free(c.b);
 	free(c.bi);
 	if (err)

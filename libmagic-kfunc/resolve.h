@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * The resolver: one kfunc extern + the kernel index -> one decision
- * (DESIGN.md section 3, rules 1-6, first match wins). Pure: reads BTF
+ * (DESIGN.md section 3; the rules are enum mkf_rule, first match wins). Pure: reads BTF
  * already in memory, no I/O, no logging.
  */
 #ifndef MKF_RESOLVE_H
@@ -11,13 +11,14 @@
 #include <bpf/btf.h>
 
 #include "magic_kfunc.h"
-#include "kernel_btf.h"
-#include "obj_externs.h"
+#include "strbuf.h"
+#include "kernel_index.h"
+#include "object.h"
 
 struct mkf_resolution {
 	enum mkf_decision decision;
-	int rule;				/* 1-5 bound, 6 left alone */
-	const struct mkf_kfunc *target;		/* bound FUNC, else NULL */
+	enum mkf_rule rule;			/* MKF_RULE_NONE: left alone */
+	const struct mkf_func *target;		/* bound FUNC, else NULL */
 	enum mkf_proto_change change;
 	/*
 	 * Params appended (> 0) or dropped (< 0). Appended params are
@@ -34,5 +35,18 @@ struct mkf_resolution {
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		const struct mkf_extern *ext, struct mkf_resolution *res);
 void mkf_resolution_free(struct mkf_resolution *res);
+
+/*
+ * The extension rule, shared by the resolver (rules extend and
+ * impl-extend) and the kernel's kfunc classification (pairs): whether
+ * fn's prototype is the return type and first n params of lproto (in
+ * lb) followed only by verifier-provided params, the first n
+ * compatible by libbpf's rules. *scalar: the first of the extra params
+ * that the verifier checks as a scalar, or -1; *by_type: all extra ones
+ * are known by their type only. why (optional) gets the reason it does
+ * not. 1 or 0.
+ */
+int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mkf_func *fn,
+		      struct mkf_sb *why, int *scalar, bool *by_type);
 
 #endif

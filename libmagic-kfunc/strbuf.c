@@ -6,7 +6,7 @@
 
 #include "strbuf.h"
 
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list args)
+void mkf_sb_vprintf(struct mkf_sb *sb, const char *fmt, va_list args)
 {
 	va_list again;
 	size_t need;
@@ -41,21 +41,21 @@ out:
 	va_end(again);
 }
 
-void sb_printf(struct strbuf *sb, const char *fmt, ...)
+void mkf_sb_printf(struct mkf_sb *sb, const char *fmt, ...)
 {
 	va_list args;
 
 	va_start(args, fmt);
-	sb_vprintf(sb, fmt, args);
+	mkf_sb_vprintf(sb, fmt, args);
 	va_end(args);
 }
 
-char *sb_steal(struct strbuf *sb)
+char *mkf_sb_steal(struct mkf_sb *sb)
 {
 	char *s;
 
 	if (sb->failed) {
-		sb_free(sb);
+		mkf_sb_free(sb);
 		return NULL;
 	}
 	s = sb->buf ? sb->buf : strdup("");
@@ -63,7 +63,7 @@ char *sb_steal(struct strbuf *sb)
 	return s;
 }
 
-void sb_free(struct strbuf *sb)
+void mkf_sb_free(struct mkf_sb *sb)
 {
 	free(sb->buf);
 	memset(sb, 0, sizeof(*sb));

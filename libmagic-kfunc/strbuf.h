@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct strbuf {
+struct mkf_sb {
 	char *buf;
 	size_t len;
 	size_t cap;
@@ -16,11 +16,11 @@ struct strbuf {
 };
 
 __attribute__((format(printf, 2, 0)))
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list args);
+void mkf_sb_vprintf(struct mkf_sb *sb, const char *fmt, va_list args);
 __attribute__((format(printf, 2, 3)))
-void sb_printf(struct strbuf *sb, const char *fmt, ...);
+void mkf_sb_printf(struct mkf_sb *sb, const char *fmt, ...);
 /* Hand over the string (never NULL unless allocation failed). */
-char *sb_steal(struct strbuf *sb);
-void sb_free(struct strbuf *sb);
+char *mkf_sb_steal(struct mkf_sb *sb);
+void mkf_sb_free(struct mkf_sb *sb);
 
 #endif

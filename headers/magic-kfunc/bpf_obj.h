@@ -13,7 +13,7 @@
  * What libmagic-kfunc does on 6.12 - 7.0 (its plan, as "magic-kfunc
  * explain" shows it against those kernels' BTF; not run in guests):
  * bpf_obj_new, bpf_obj_drop, bpf_percpu_obj_new, bpf_percpu_obj_drop and
- * bpf_refcount_acquire are bound to their _impl (rule 4: the meta
+ * bpf_refcount_acquire are bound to their _impl (rule impl-extend: the meta
  * argument is verifier-provided). bpf_list_push_front/_back and
  * bpf_rbtree_add are left unresolved, the weak extern 0, and the plan
  * says why: binding their _impl needs the "off" register set before the

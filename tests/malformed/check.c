@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 		/* A good object's plan applied to the bad one: the object is
 		 * read again (same error), or found not to match the plan. */
 		errno = 0;
-		ret = mkf_object__rewrite(buf, sz, base_plan, &out, &out_sz);
+		ret = mkf_object__rewrite(buf, sz, base_plan, &out, &out_sz, NULL);
 		check(ret == -err && errno == err && !out && !out_sz,
 		      "mkf_object__rewrite() with another object's plan fails",
 		      "returned %d, errno %d, out %p", ret, errno, out);
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 			plan = bad_k ? mkf_plan__compute(base, base_sz, bad_k, NULL) : NULL;
 			check(plan && mkf_plan__unresolved_cnt(plan) == 1,
 			      "mkf_plan__compute(): one unresolved extern", "plan %p", (void *)plan);
-			ret = plan ? mkf_object__rewrite(base, base_sz, plan, &out, &out_sz) : -1;
+			ret = plan ? mkf_object__rewrite(base, base_sz, plan, &out, &out_sz, NULL) : -1;
 			check(ret == 0 && out_sz == base_sz && !memcmp(out, base, base_sz),
 			      "mkf_object__rewrite(): nothing to change", "returned %d", ret);
 			err = ESRCH;

@@ -144,8 +144,8 @@ def main():
         fn(e)
         return e.data
 
-    obj('empty', b'', 'EINVAL', 'cannot read the object')
-    obj('truncated-ehdr', old[:40], 'EINVAL', 'cannot read the object')
+    obj('empty', b'', 'EINVAL', 'too short for an ELF header')
+    obj('truncated-ehdr', old[:40], 'EINVAL', 'the object is 40 bytes, too short for an ELF header')
     obj('truncated-half', old[:len(old) // 2], 'EINVAL', 'past the end of the object')
     obj('not-elf', b'#!/bin/sh\necho this is not an object\n' * 4, 'EINVAL',
         'not a relocatable ELF object')
@@ -185,8 +185,8 @@ def main():
     def btf_magic(e):
         struct.pack_into('<H', e.data, e.section('.BTF')['offset'], 0x9feb)
     # libbpf takes a wrong magic for the other byte order.
-    obj('btf-bad-magic', mutated(old, btf_magic), 'EOPNOTSUPP', "cannot parse the object's .BTF",
-        cli_msg="Can't load BTF")
+    obj('btf-bad-magic', mutated(old, btf_magic), 'EOPNOTSUPP',
+        "the object's .BTF is of the other byte order")
 
     def btf_str_off(e):
         b = obj_btf(e)
@@ -198,15 +198,15 @@ def main():
         sec = e.section('.BTF')['offset']
         struct.pack_into('<I', e.data, sec + 20, 0x7fffff00)
     obj('btf-str-len-past-end', mutated(old, btf_str_len), 'EINVAL',
-        "cannot parse the object's .BTF", cli_msg='BTF')
+        "does not fit its")
 
     def huge_vlen(e):
         b = obj_btf(e)
         fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
         proto = b.types[fn][4]
         b.set_word(proto, 1, (BTF_KIND_FUNC_PROTO << 24) | 0xffff)
-    obj('btf-huge-vlen', mutated(old, huge_vlen), 'EINVAL', "cannot parse the object's .BTF",
-        cli_msg='is malformed')
+    obj('btf-huge-vlen', mutated(old, huge_vlen), 'EINVAL',
+        "cannot parse the object's .BTF: Invalid argument (a type record is malformed)")
 
     def datasec_huge_vlen(e):
         b = obj_btf(e)

@@ -264,7 +264,7 @@ static void test_open(void)
 	t_check("open_file: the plan is handed back", e &&
 		!strcmp(mkf_plan_entry__kernel_name(e), "bpf_wq_set_callback_impl") &&
 		mkf_plan_entry__proto_change(e) == MKF_PROTO_EXTEND &&
-		mkf_plan_entry__rule(e) == 4, "plan %p", (void *)plan);
+		mkf_plan_entry__rule(e) == MKF_RULE_IMPL_EXTEND, "plan %p", (void *)plan);
 	t_check("plan: entry past the end -> NULL, ENOENT",
 		plan && !mkf_plan__entry(plan, 99) && errno == ENOENT, "errno %d", errno);
 	T_EXPECT("plan: every entry has a reason", plan && mkf_plan__entry_cnt(plan) == 2 &&
@@ -428,33 +428,25 @@ static void test_kernel_funcs(void)
 {
 	struct btf *vm = fx_kernel(FX_70), *mod = fx_module(vm, true);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
-	const struct mkf_kfunc *fn, *impl, *m;
-	size_t i, n, found = 0;
+	const struct mkf_func *fn, *impl, *m;
 
 	if (!k || mkf_kernel__add_module(k, "mkf_testmod", mod)) {
 		t_fail("kernel functions", "cannot describe the fixture kernel");
 		goto out;
 	}
-	n = mkf_kernel__func_cnt(k);
-	for (i = 0; i < n; i++)
-		found += mkf_kernel__func(k, i) && mkf_kfunc__name(mkf_kernel__func(k, i));
-	T_EXPECT("mkf_kernel__func: every index up to func_cnt", n > 0 && found == n);
-	errno = 0;
-	T_EXPECT("mkf_kernel__func: past the end is NULL, ENOENT",
-		!mkf_kernel__func(k, n) && errno == ENOENT);
 	fn = mkf_kernel__find_func(k, "bpf_wq_set_callback");
 	impl = mkf_kernel__find_func(k, "bpf_wq_set_callback_impl");
 	m = mkf_kernel__find_func(k, "mkf_testmod_magic");
 	T_EXPECT("mkf_kernel__find_func: a tagged vmlinux kfunc",
-		fn && !strcmp(mkf_kfunc__name(fn), "bpf_wq_set_callback") &&
-		mkf_kfunc__btf(fn) == vm && !mkf_kfunc__module(fn) &&
-		mkf_kfunc__has_kfunc_tag(fn) && mkf_kernel__func_callable(k, fn) &&
-		btf__type_by_id(vm, mkf_kfunc__type_id(fn))->type == mkf_kfunc__proto_id(fn));
+		fn && !strcmp(mkf_func__name(fn), "bpf_wq_set_callback") &&
+		mkf_func__btf(fn) == vm && !mkf_func__module(fn) &&
+		mkf_func__has_kfunc_tag(fn) && mkf_func__is_callable(fn) &&
+		btf__type_by_id(vm, mkf_func__type_id(fn))->type == mkf_func__proto_id(fn));
 	T_EXPECT("mkf_kernel__find_func: a prototype-only _impl is not callable",
-		impl && !mkf_kfunc__has_kfunc_tag(impl) && !mkf_kernel__func_callable(k, impl));
+		impl && !mkf_func__has_kfunc_tag(impl) && !mkf_func__is_callable(impl));
 	T_EXPECT("mkf_kernel__find_func: a module kfunc names its module",
-		m && mkf_kfunc__btf(m) == mod && mkf_kfunc__module(m) &&
-		!strcmp(mkf_kfunc__module(m), "mkf_testmod"));
+		m && mkf_func__btf(m) == mod && mkf_func__module(m) &&
+		!strcmp(mkf_func__module(m), "mkf_testmod"));
 	errno = 0;
 	T_EXPECT("mkf_kernel__find_func: no such name is NULL, ENOENT",
 		!mkf_kernel__find_func(k, "no_such_function") && errno == ENOENT);
@@ -464,35 +456,273 @@ out:
 	btf__free(vm);
 }
 
+/* A FUNC with a FUNC_PROTO of n (name, type) params. */
+static void add_fn(struct btf *b, const char *name, int ret, int n, ...)
+{
+	va_list ap;
+	int proto = btf__add_func_proto(b, ret), i, fn;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		const char *pname = va_arg(ap, const char *);
+
+		btf__add_func_param(b, pname, va_arg(ap, int));
+	}
+	va_end(ap);
+	fn = btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
+	(void)fn;
+}
+
+static void tag(struct btf *b, const char *name)
+{
+	btf__add_decl_tag(b, "bpf_kfunc", btf__find_by_name_kind(b, name, BTF_KIND_FUNC), -1);
+}
+
+static const struct mkf_kfunc *find_kfunc(const struct mkf_kernel *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mkf_kernel__kfunc_cnt(k); i++)
+		if (!strcmp(mkf_func__name(mkf_kfunc__func(mkf_kernel__kfunc(k, i))), name))
+			return mkf_kernel__kfunc(k, i);
+	return NULL;
+}
+
+/*
+ * The classification, on a kernel made for it: one of each shape, and
+ * what must not be one (a pair whose leading parameters differ, an
+ * untagged function that merely takes a struct bpf_prog_aux *).
+ */
+static void test_kfunc_shapes(void)
+{
+	struct btf *b = btf__new_empty();
+	struct mkf_kernel *k = NULL;
+	const struct mkf_kfunc *kf;
+	int i32, vptr, aux, auxp, lptr;
+	size_t i, n;
+	bool sorted = true;
+
+	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	lptr = btf__add_ptr(b, btf__add_int(b, "long", 8, BTF_INT_SIGNED));
+	vptr = btf__add_ptr(b, 0);
+	aux = btf__add_struct(b, "bpf_prog_aux", 0);
+	auxp = btf__add_ptr(b, aux);
+	/* 7.x pair: the _impl is prototype-only. */
+	add_fn(b, "p7", i32, 1, "x", i32);
+	add_fn(b, "p7_impl", i32, 2, "x", i32, "aux", auxp);
+	tag(b, "p7");
+	/* Patched 6.12 pair: both callable. */
+	add_fn(b, "pm", i32, 1, "x", i32);
+	add_fn(b, "pm_impl", i32, 2, "x", i32, "aux__magic", auxp);
+	tag(b, "pm");
+	tag(b, "pm_impl");
+	/* Leading parameter differs (int vs long *): not a pair, however named. */
+	add_fn(b, "bad", i32, 1, "x", i32);
+	add_fn(b, "bad_impl", lptr, 2, "x", lptr, "aux__magic", auxp);
+	tag(b, "bad");
+	tag(b, "bad_impl");
+	/* Legacy, unsplit, proto-only. */
+	add_fn(b, "leg_impl", i32, 2, "x", i32, "aux__ign", vptr);
+	tag(b, "leg_impl");
+	add_fn(b, "uns", i32, 2, "x", i32, "aux", auxp);
+	tag(b, "uns");
+	add_fn(b, "po_impl", i32, 2, "x", i32, "aux", auxp);
+	/* Not a kfunc at all, though it takes a struct bpf_prog_aux *. */
+	add_fn(b, "bpf_prog_free_aux", 0, 1, "aux", auxp);
+
+	k = mkf_kernel__new(b);
+	n = mkf_kernel__kfunc_cnt(k);
+	T_EXPECT("mkf_kernel__kfunc_cnt: six kfuncs with provided params", n == 6);
+	kf = find_kfunc(k, "p7");
+	T_EXPECT("shape: foo + proto-only foo_impl is a pair",
+		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_PAIR &&
+		!strcmp(mkf_func__name(mkf_kfunc__impl(kf)), "p7_impl") &&
+		mkf_kfunc__full(kf) == mkf_kfunc__impl(kf) && mkf_kfunc__provided_cnt(kf) == 1 &&
+		!mkf_func__is_callable(mkf_kfunc__impl(kf)));
+	kf = find_kfunc(k, "pm");
+	T_EXPECT("shape: foo + callable foo_impl(..., aux__magic) is a pair",
+		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_PAIR &&
+		mkf_func__is_callable(mkf_kfunc__impl(kf)));
+	kf = find_kfunc(k, "bad_impl");
+	T_EXPECT("shape: an _impl whose leading params differ from foo's is no pair",
+		!find_kfunc(k, "bad") && kf && mkf_kfunc__shape(kf) == MKF_KFUNC_LEGACY &&
+		!mkf_kfunc__impl(kf));
+	kf = find_kfunc(k, "leg_impl");
+	T_EXPECT("shape: callable foo_impl(..., void *aux__ign) alone is legacy",
+		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_LEGACY &&
+		mkf_kfunc__full(kf) == mkf_kfunc__func(kf));
+	kf = find_kfunc(k, "uns");
+	T_EXPECT("shape: tagged foo(..., struct bpf_prog_aux *) without _impl is unsplit",
+		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_UNSPLIT);
+	kf = find_kfunc(k, "po_impl");
+	T_EXPECT("shape: untagged foo_impl alone is proto-only",
+		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_PROTO_ONLY);
+	T_EXPECT("shape: an untagged function taking struct bpf_prog_aux * is none",
+		!find_kfunc(k, "bpf_prog_free_aux"));
+	for (i = 1; i < n; i++) {
+		const struct mkf_kfunc *a = mkf_kernel__kfunc(k, i - 1), *c = mkf_kernel__kfunc(k, i);
+
+		sorted = sorted && (mkf_kfunc__shape(a) < mkf_kfunc__shape(c) ||
+				    (mkf_kfunc__shape(a) == mkf_kfunc__shape(c) &&
+				     strcmp(mkf_func__name(mkf_kfunc__func(a)),
+					    mkf_func__name(mkf_kfunc__func(c))) < 0));
+	}
+	T_EXPECT("mkf_kernel__kfunc: sorted by shape, then name", sorted);
+	errno = 0;
+	T_EXPECT("mkf_kernel__kfunc: past the end is NULL, ENOENT",
+		!mkf_kernel__kfunc(k, n) && errno == ENOENT);
+	T_EXPECT("mkf_kfunc_shape_str names every shape",
+		!strcmp(mkf_kfunc_shape_str(MKF_KFUNC_PAIR), "pair") &&
+		!strcmp(mkf_kfunc_shape_str(MKF_KFUNC_LEGACY), "legacy") &&
+		!strcmp(mkf_kfunc_shape_str(MKF_KFUNC_UNSPLIT), "unsplit") &&
+		!strcmp(mkf_kfunc_shape_str(MKF_KFUNC_PROTO_ONLY), "proto-only") &&
+		!mkf_kfunc_shape_str(0));
+	mkf_kernel__free(k);
+	btf__free(b);
+}
+
 /* The parameter rules, through the public entry point (the shared library). */
 static void test_param_kind(void)
 {
 	struct btf *k = fx_kernel(FX_73);
-	const char *why = NULL;
-	bool by_type = true;
+	enum mkf_param_basis basis = MKF_PARAM_BASIS_NONE;
 	int p;
 
 	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_list_push_back_impl",
 							BTF_KIND_FUNC))->type;
 	T_EXPECT("mkf_btf__param_kind: meta__ign is provided, by its name",
-		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 2, &by_type, &why) ==
-		MKF_PARAM_PROVIDED && !by_type && why && !strcmp(why, "__ign"));
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 2, &basis) ==
+		MKF_PARAM_PROVIDED && basis == MKF_PARAM_BASIS_SUFFIX_IGN);
 	T_EXPECT("mkf_btf__param_kind: the list node offset is a checked scalar",
-		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 3, NULL, NULL) ==
-		MKF_PARAM_CHECKED_SCALAR);
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 3, &basis) ==
+		MKF_PARAM_CHECKED_SCALAR && basis == MKF_PARAM_BASIS_KNOWN_SCALAR);
 	T_EXPECT("mkf_btf__param_kind: head is an ordinary param",
-		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 0, NULL, NULL) ==
-		MKF_PARAM_NORMAL);
-	T_EXPECT("mkf_btf__param_kind: out of range and NULL BTF are ordinary",
-		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 9, NULL, NULL) ==
-		MKF_PARAM_NORMAL && mkf_btf__param_kind(NULL, "x", p, 0, NULL, NULL) ==
-		MKF_PARAM_NORMAL);
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 0, &basis) ==
+		MKF_PARAM_NORMAL && basis == MKF_PARAM_BASIS_NONE);
+	errno = 0;
+	T_EXPECT("mkf_btf__param_kind: out of range is ordinary",
+		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 9, NULL) ==
+		MKF_PARAM_NORMAL && errno == 0);
+	T_EXPECT("mkf_btf__param_kind: NULL BTF is ordinary, EINVAL",
+		mkf_btf__param_kind(NULL, "x", p, 0, NULL) == MKF_PARAM_NORMAL && errno == EINVAL);
 	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_wq_set_callback_impl",
 							BTF_KIND_FUNC))->type;
 	T_EXPECT("mkf_btf__param_kind: struct bpf_prog_aux * is provided, by its type",
-		mkf_btf__param_kind(k, "bpf_wq_set_callback_impl", p, 3, &by_type, NULL) ==
-		MKF_PARAM_PROVIDED && by_type);
+		mkf_btf__param_kind(k, "bpf_wq_set_callback_impl", p, 3, &basis) ==
+		MKF_PARAM_PROVIDED && basis == MKF_PARAM_BASIS_TYPE_PROG_AUX);
+	T_EXPECT("mkf_param_basis_str: suffixes and types",
+		!strcmp(mkf_param_basis_str(MKF_PARAM_BASIS_SUFFIX_MAGIC), "__magic") &&
+		!strcmp(mkf_param_basis_str(MKF_PARAM_BASIS_TYPE_STRUCT_META),
+			"struct btf_struct_meta *") && !mkf_param_basis_str(99));
 	btf__free(k);
+}
+
+/* Every accessor given NULL: the zero value and EINVAL, never a crash. */
+static void test_null_args(void)
+{
+	bool ok = true;
+
+#define Z(expr) do { errno = 0; ok = ok && !(expr) && errno == EINVAL; } while (0)
+	Z(mkf_kernel__has_kfunc_tags(NULL));
+	Z(mkf_kernel__module_cnt(NULL));
+	Z(mkf_kernel__module_name(NULL, 0));
+	Z(mkf_kernel__find_func(NULL, "x"));
+	Z(mkf_kernel__kfunc_cnt(NULL));
+	Z(mkf_kernel__kfunc(NULL, 0));
+	Z(mkf_func__name(NULL));
+	Z(mkf_func__btf(NULL));
+	Z(mkf_func__type_id(NULL));
+	Z(mkf_func__proto_id(NULL));
+	Z(mkf_func__module(NULL));
+	Z(mkf_func__has_kfunc_tag(NULL));
+	Z(mkf_func__is_callable(NULL));
+	Z(mkf_kfunc__shape(NULL));
+	Z(mkf_kfunc__func(NULL));
+	Z(mkf_kfunc__impl(NULL));
+	Z(mkf_kfunc__full(NULL));
+	Z(mkf_kfunc__provided_cnt(NULL));
+	Z(mkf_plan__entry_cnt(NULL));
+	Z(mkf_plan__entry(NULL, 0));
+	Z(mkf_plan__find_entry(NULL, "x"));
+	Z(mkf_plan__unresolved_cnt(NULL));
+	Z(mkf_plan__change_cnt(NULL));
+	Z(mkf_plan_entry__name(NULL));
+	Z(mkf_plan_entry__is_weak(NULL));
+	Z(mkf_plan_entry__decision(NULL));
+	Z(mkf_plan_entry__rule(NULL));
+	Z(mkf_plan_entry__kernel_name(NULL));
+	Z(mkf_plan_entry__module(NULL));
+	Z(mkf_plan_entry__proto_change(NULL));
+	Z(mkf_plan_entry__param_delta(NULL));
+	Z(mkf_plan_entry__merged_into(NULL));
+	Z(mkf_plan_entry__refused(NULL));
+	Z(mkf_plan_entry__libbpf_outcome(NULL));
+	Z(mkf_plan_entry__reason(NULL));
+	Z(mkf_kernel__new(NULL));
+	Z(mkf_plan__compute(NULL, 0, NULL, NULL));
+	Z(mkf_object__open_mem(NULL, 0, NULL, NULL));
+	Z(mkf_object__open_file(NULL, NULL, NULL));
+	errno = 0;
+	ok = ok && mkf_kernel__add_module(NULL, "m", NULL) == -EINVAL && errno == EINVAL;
+	errno = 0;
+	ok = ok && mkf_object__rewrite(NULL, 0, NULL, NULL, NULL, NULL) == -EINVAL &&
+	     errno == EINVAL;
+	errno = 0;
+	ok = ok && mkf_object__open_skeleton(NULL, NULL, NULL) == -EINVAL && errno == EINVAL;
+#undef Z
+	mkf_kernel__free(NULL);
+	mkf_plan__free(NULL);
+	T_EXPECT("NULL arguments: zero values and EINVAL everywhere", ok);
+}
+
+/* The enum names the CLI prints, from the library. */
+static void test_enum_names(void)
+{
+	T_EXPECT("mkf_rule_str: every rule",
+		!strcmp(mkf_rule_str(MKF_RULE_NONE), "none") &&
+		!strcmp(mkf_rule_str(MKF_RULE_SAME), "same") &&
+		!strcmp(mkf_rule_str(MKF_RULE_EXTEND), "extend") &&
+		!strcmp(mkf_rule_str(MKF_RULE_SHRINK), "shrink") &&
+		!strcmp(mkf_rule_str(MKF_RULE_IMPL_EXTEND), "impl-extend") &&
+		!strcmp(mkf_rule_str(MKF_RULE_IMPL_SAME), "impl-same"));
+	errno = 0;
+	T_EXPECT("mkf_*_str: an unknown value is NULL, EINVAL",
+		!mkf_rule_str(42) && errno == EINVAL && !mkf_decision_str(0) &&
+		!mkf_proto_change_str(7) && !mkf_libbpf_outcome_str(9));
+	T_EXPECT("mkf_decision_str, mkf_proto_change_str, mkf_libbpf_outcome_str",
+		!strcmp(mkf_decision_str(MKF_DECISION_LEAVE_WEAK), "leave-weak") &&
+		!strcmp(mkf_proto_change_str(MKF_PROTO_SHRINK), "shrink") &&
+		!strcmp(mkf_libbpf_outcome_str(MKF_LIBBPF_BINDS_UNCALLABLE), "binds-uncallable"));
+}
+
+/* err_buf: the cause of a failure, "" after success; no log needed. */
+static void test_err_buf(void)
+{
+	static const char junk[] = "not an ELF object at all, just text";
+	struct btf *vm = fx_kernel(FX_70);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	char buf[256] = "stale", tiny[8];
+	struct mkf_plan *plan;
+
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = "/nonexistent/vmlinux.btf",
+		 .err_buf = buf, .err_buf_sz = sizeof(buf));
+	T_EXPECT("err_buf: a missing kernel BTF file is named",
+		!mkf_kernel__load(&ko) && errno == ENOENT &&
+		strstr(buf, "/nonexistent/vmlinux.btf") && !strchr(buf, '\n') &&
+		strncmp(buf, "libmagic-kfunc:", 15));
+	MKF_OPTS(mkf_plan_opts, po, .err_buf = buf, .err_buf_sz = sizeof(buf));
+	plan = mkf_plan__compute(junk, sizeof(junk), k, &po);
+	T_EXPECT("err_buf: a text file is not an ELF object, said so",
+		!plan && errno == EINVAL && strstr(buf, "ELF"));
+	MKF_OPTS(mkf_plan_opts, small, .err_buf = tiny, .err_buf_sz = sizeof(tiny));
+	plan = mkf_plan__compute(junk, sizeof(junk), k, &small);
+	T_EXPECT("err_buf: truncated to err_buf_sz, NUL-terminated",
+		!plan && strlen(tiny) == sizeof(tiny) - 1);
+	MKF_OPTS(mkf_open_opts, oo, .kernel = k, .err_buf = buf, .err_buf_sz = sizeof(buf));
+	T_EXPECT("err_buf: mkf_object__open_mem says why too",
+		!mkf_object__open_mem(junk, sizeof(junk), NULL, &oo) && strstr(buf, "ELF"));
+	mkf_kernel__free(k);
+	btf__free(vm);
 }
 
 int main(void)
@@ -516,6 +746,10 @@ int main(void)
 	test_skeleton();
 	test_param_kind();
 	test_kernel_funcs();
+	test_kfunc_shapes();
+	test_null_args();
+	test_enum_names();
+	test_err_buf();
 	remove_files();
 	return t_done();
 }

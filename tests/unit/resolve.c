@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "magic_kfunc.h"
-#include "compat.h"
+#include "btf_compat.h"
 #include "fixtures.h"
-#include "kernel_btf.h"
-#include "magic_params.h"
-#include "obj_externs.h"
+#include "kernel_index.h"
+#include "params.h"
+#include "object.h"
 #include "resolve.h"
 #include "unit.h"
 
@@ -26,7 +26,7 @@ struct rcase {
 	enum fx_shape shape;
 	bool weak;
 	enum mkf_decision decision;
-	int rule;
+	enum mkf_rule rule;
 	const char *kernel_name;	/* NULL: not bound */
 	const char *module_name;	/* NULL: vmlinux */
 	enum mkf_proto_change change;
@@ -38,6 +38,12 @@ struct rcase {
 };
 
 #define BIND MKF_DECISION_BIND
+#define R_NONE MKF_RULE_NONE
+#define R_SAME MKF_RULE_SAME
+#define R_EXT MKF_RULE_EXTEND
+#define R_SHR MKF_RULE_SHRINK
+#define R_IEXT MKF_RULE_IMPL_EXTEND
+#define R_ISAME MKF_RULE_IMPL_SAME
 #define LEAVE MKF_DECISION_LEAVE_WEAK
 #define UNRES MKF_DECISION_UNRESOLVED
 #define SAME MKF_PROTO_SAME
@@ -56,129 +62,129 @@ static const char TW[] = "bpf_task_work_schedule_signal",
 static const struct rcase cases[] = {
 	/* A program written for 7.x: bpf_wq_set_callback(wq, cb, flags). */
 	{ "wq-new/6.12-deb12 (no tags, aux__ign)", FX_612_DEB12, false, WQ, SH_WQ_NEW, true,
-	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__ign'", NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__ign'", NULL },
 	{ "wq-new/6.12-deb13", FX_612_DEB13, false, WQ, SH_WQ_NEW, true,
-	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
 	{ "wq-new/6.16 (aux__prog)", FX_616, false, WQ, SH_WQ_NEW, true,
-	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__prog'", NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__prog'", NULL },
 	{ "wq-new/6.18", FX_618, false, WQ, SH_WQ_NEW, false,
-	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
 	{ "wq-new/7.0", FX_70, false, WQ, SH_WQ_NEW, true,
-	  BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, "renamed" },
+	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, "renamed" },
 	{ "wq-new/7.3", FX_73, false, WQ, SH_WQ_NEW, false,
-	  BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "wq-new/patched-6.12 (both callable, no tags)", FX_PATCHED_612, false, WQ, SH_WQ_NEW,
-	  true, BIND, 1, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  true, BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "wq-new/old-pahole shape", FX_OLD_PAHOLE, false, WQ, SH_WQ_NEW, true,
-	  BIND, 2, WQ, NULL, EXT, 1, false, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
+	  BIND, R_EXT, WQ, NULL, EXT, 1, false, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
 
 	/* A program written for 6.x: bpf_wq_set_callback_impl(wq, cb, flags, NULL). */
 	{ "wq-old/6.12-deb12", FX_612_DEB12, false, WQI, SH_WQ_OLD, false,
-	  BIND, 5, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "wq-old/6.16", FX_616, false, WQI, SH_WQ_OLD, false,
-	  BIND, 5, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "wq-old/7.0 (shrink to the short form)", FX_70, false, WQI, SH_WQ_OLD, false,
-	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "'struct bpf_prog_aux *aux'", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "'struct bpf_prog_aux *aux'", NULL },
 	{ "wq-old/7.3", FX_73, false, WQI, SH_WQ_OLD, false,
-	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "renamed from 'bpf_wq_set_callback_impl'",
+	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "renamed from 'bpf_wq_set_callback_impl'",
 	  NULL },
 	{ "wq-old/7.0 weak (sched_ext-style compat)", FX_70, false, WQI, SH_WQ_OLD, true,
-	  BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "although the extern is weak", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "although the extern is weak", NULL },
 	{ "wq-old/patched-6.12 (prefers the short name)", FX_PATCHED_612, false, WQI, SH_WQ_OLD,
-	  false, BIND, 3, WQ, NULL, SHR, -1, false, L_INC, "aux__magic", NULL },
+	  false, BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "aux__magic", NULL },
 	{ "wq-old/old-pahole (no fit: per-param diagnosis)", FX_OLD_PAHOLE, false, WQI,
-	  SH_WQ_OLD, false, UNRES, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  SH_WQ_OLD, false, UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
 	  "param 4: program 'void *', kernel 'struct bpf_prog_aux *aux'", NULL },
 	{ "wq-aux/7.0 (libbpf binds proto-only _impl)", FX_70, false, WQI, SH_WQ_AUX, false,
-	  BIND, 3, WQ, NULL, SHR, -1, false, L_UNCALL, "verifier refuses the call", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_UNCALL, "verifier refuses the call", NULL },
 
 	/* bpf_stream_vprintk across 6.16 - 7.x. */
 	{ "stream-new/6.16 weak (absent)", FX_616, false, ST, SH_STREAM_NEW, true,
-	  LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF, "resolves to 0", NULL },
+	  LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF, "resolves to 0", NULL },
 	{ "stream-new/6.17 (5-arg public form)", FX_617, false, ST, SH_STREAM_NEW, true,
-	  BIND, 2, ST, NULL, EXT, 1, false, L_INC, "aux__prog", "old-pahole" },
+	  BIND, R_EXT, ST, NULL, EXT, 1, false, L_INC, "aux__prog", "old-pahole" },
 	{ "stream-new/6.18 (_impl only)", FX_618, false, ST, SH_STREAM_NEW, true,
-	  BIND, 4, STI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, STI, NULL, EXT, 1, false, L_NF, NULL, NULL },
 	{ "stream-new/7.0", FX_70, false, ST, SH_STREAM_NEW, true,
-	  BIND, 1, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "stream-617/6.17", FX_617, false, ST, SH_STREAM_617, false,
-	  BIND, 1, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "stream-617/6.18 (rename to _impl)", FX_618, false, ST, SH_STREAM_617, false,
-	  BIND, 5, STI, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_stream_vprintk'", NULL },
+	  BIND, R_ISAME, STI, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_stream_vprintk'", NULL },
 	{ "stream-617/7.0 (shrink)", FX_70, false, ST, SH_STREAM_617, false,
-	  BIND, 3, ST, NULL, SHR, -1, false, L_INC, "kernel takes 4 params, the program passes 5",
+	  BIND, R_SHR, ST, NULL, SHR, -1, false, L_INC, "kernel takes 4 params, the program passes 5",
 	  NULL },
 	{ "stream-617/6.16 strong (no candidate at all)", FX_616, false, ST, SH_STREAM_617,
-	  false, UNRES, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  false, UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
 	  "'bpf_stream_vprintk_impl': not in vmlinux or module BTF", NULL },
 
 	/* bpf_task_work_schedule_signal. */
 	{ "task-work-new/6.18", FX_618, false, TW, SH_TW_NEW, true,
-	  BIND, 4, TWI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, TWI, NULL, EXT, 1, false, L_NF, NULL, NULL },
 	{ "task-work-new/7.0", FX_70, false, TW, SH_TW_NEW, true,
-	  BIND, 1, TW, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, TW, NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "task-work-new/6.16 weak (absent)", FX_616, false, TW, SH_TW_NEW, true,
-	  LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF, NULL, NULL },
+	  LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF, NULL, NULL },
 	{ "task-work-old/7.0 (shrink)", FX_70, false, TWI, SH_TW_OLD, false,
-	  BIND, 3, TW, NULL, SHR, -1, false, L_INC, NULL, NULL },
+	  BIND, R_SHR, TW, NULL, SHR, -1, false, L_INC, NULL, NULL },
 
 	/* The btf_struct_meta family. */
 	{ "obj-new/6.12-deb12 (extend with meta__ign)", FX_612_DEB12, false, "bpf_obj_new",
-	  SH_OBJ_NEW, false, BIND, 4, "bpf_obj_new_impl", NULL, EXT, 1, false, L_NF,
+	  SH_OBJ_NEW, false, BIND, R_IEXT, "bpf_obj_new_impl", NULL, EXT, 1, false, L_NF,
 	  "meta__ign", NULL },
 	{ "obj-new/7.3", FX_73, false, "bpf_obj_new", SH_OBJ_NEW, false,
-	  BIND, 1, "bpf_obj_new", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, "bpf_obj_new", NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "obj-old/7.3 (shrink)", FX_73, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
-	  BIND, 3, "bpf_obj_new", NULL, SHR, -1, false, L_OK, NULL, NULL },
+	  BIND, R_SHR, "bpf_obj_new", NULL, SHR, -1, false, L_OK, NULL, NULL },
 	{ "obj-old/7.0", FX_70, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
-	  BIND, 5, "bpf_obj_new_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, "bpf_obj_new_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "list-new/7.0 strong: refused (verifier-checked scalar)", FX_70, false,
-	  "bpf_list_push_back", SH_LIST_NEW, false, UNRES, 6, NULL, NULL, SAME, 0, true, L_NF,
+	  "bpf_list_push_back", SH_LIST_NEW, false, UNRES, R_NONE, NULL, NULL, SAME, 0, true, L_NF,
 	  "\"R4 is not a scalar\"", NULL },
 	{ "list-new/6.12-deb12 weak: refused, left alone", FX_612_DEB12, false,
-	  "bpf_list_push_back", SH_LIST_NEW, true, LEAVE, 6, NULL, NULL, SAME, 0, true, L_NF,
+	  "bpf_list_push_back", SH_LIST_NEW, true, LEAVE, R_NONE, NULL, NULL, SAME, 0, true, L_NF,
 	  "instruction fix-up", NULL },
 	{ "list-new/7.3", FX_73, false, "bpf_list_push_back", SH_LIST_NEW, false,
-	  BIND, 1, "bpf_list_push_back", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, "bpf_list_push_back", NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "list-old/7.0", FX_70, false, "bpf_list_push_back_impl", SH_LIST_OLD, false,
-	  BIND, 5, "bpf_list_push_back_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, "bpf_list_push_back_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
 	{ "list-old/7.3 (shrink by 2)", FX_73, false, "bpf_list_push_back_impl", SH_LIST_OLD,
-	  false, BIND, 3, "bpf_list_push_back", NULL, SHR, -2, false, L_OK, NULL, NULL },
+	  false, BIND, R_SHR, "bpf_list_push_back", NULL, SHR, -2, false, L_OK, NULL, NULL },
 	{ "rbtree-new/6.16 strong: refused (R5)", FX_616, false, "bpf_rbtree_add", SH_RB_NEW,
-	  false, UNRES, 6, NULL, NULL, SAME, 0, true, L_NF, "R5", NULL },
+	  false, UNRES, R_NONE, NULL, NULL, SAME, 0, true, L_NF, "R5", NULL },
 
 	/* Module kfuncs (split BTF over vmlinux). */
 	{ "module/7.0 short form", FX_70, true, "mkf_testmod_magic", SH_MOD_NEW, false,
-	  BIND, 1, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, "module mkf_testmod",
+	  BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, "module mkf_testmod",
 	  NULL },
 	{ "module/7.0 old call shrinks", FX_70, true, "mkf_testmod_magic_impl", SH_MOD_OLD, false,
-	  BIND, 3, "mkf_testmod_magic", "mkf_testmod", SHR, -1, false, L_INC, NULL, NULL },
+	  BIND, R_SHR, "mkf_testmod_magic", "mkf_testmod", SHR, -1, false, L_INC, NULL, NULL },
 	{ "module/6.16 legacy-only extends", FX_616, true, "mkf_testmod_legacy", SH_MOD_NEW,
-	  false, BIND, 4, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, false, L_NF, NULL,
+	  false, BIND, R_IEXT, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, false, L_NF, NULL,
 	  NULL },
 	{ "module/patched-6.12 untagged", FX_PATCHED_612, true, "mkf_testmod_magic", SH_MOD_NEW,
-	  false, BIND, 1, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, NULL, NULL },
+	  false, BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, NULL, NULL },
 
 	/* ___flavor names: libbpf 1.1 looks them up verbatim, we strip. */
 	{ "flavor/6.16", FX_616, false, "bpf_wq_set_callback___new", SH_WQ_NEW, true,
-	  BIND, 4, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
 	{ "flavor/7.0 renamed", FX_70, false, "bpf_wq_set_callback___v70", SH_WQ_NEW, true,
-	  BIND, 1, WQ, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_wq_set_callback___v70'",
+	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_wq_set_callback___v70'",
 	  NULL },
 	{ "flavor/7.0 old call", FX_70, false, "bpf_wq_set_callback_impl___old", SH_WQ_OLD, true,
-	  BIND, 3, WQ, NULL, SHR, -1, false, L_NF, NULL, NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_NF, NULL, NULL },
 	{ "flavor/only the last suffix is stripped", FX_70, false, "bpf_wq_set_callback___a___b",
-	  SH_WQ_NEW, true, LEAVE, 6, NULL, NULL, SAME, 0, false, L_NF,
+	  SH_WQ_NEW, true, LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
 	  "'bpf_wq_set_callback___a'", NULL },
 
 	/* Weak vs strong with a real prototype mismatch. */
 	{ "mismatch/7.0 strong (diagnosis per param)", FX_70, false, WQ, SH_WQ_BADTYPE, false,
-	  UNRES, 6, NULL, NULL, SAME, 0, false, L_INC,
+	  UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_INC,
 	  "param 1: program 'int', kernel 'struct bpf_wq *wq'", NULL },
 	{ "mismatch/7.0 strong lists proto-only _impl", FX_70, false, WQ, SH_WQ_BADTYPE, false,
-	  UNRES, 6, NULL, NULL, SAME, 0, false, L_INC, "prototype-only", NULL },
+	  UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_INC, "prototype-only", NULL },
 	{ "mismatch/7.0 weak (libbpf 1.1 refuses the object)", FX_70, false, WQ, SH_WQ_BADTYPE,
-	  true, LEAVE, 6, NULL, NULL, SAME, 0, false, L_INC,
+	  true, LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_INC,
 	  "refuses the whole object although the extern is weak", NULL },
 };
 
@@ -233,8 +239,8 @@ static void run_case(const struct rcase *c)
 	else if (!c->kernel_name != !res.target ||
 		 (res.target && strcmp(res.target->name, c->kernel_name)))
 		bad = "kernel function";
-	else if (res.target && (!c->module_name != !mkf_kfunc_module(k, res.target) ||
-		 (c->module_name && strcmp(c->module_name, mkf_kfunc_module(k, res.target)))))
+	else if (res.target && (!c->module_name != !res.target->module_name ||
+		 (c->module_name && strcmp(c->module_name, res.target->module_name))))
 		bad = "module";
 	else if (res.target && (res.change != c->change || res.delta != c->delta))
 		bad = "prototype change";
@@ -248,8 +254,8 @@ static void run_case(const struct rcase *c)
 		bad = "reason text (unexpected)";
 	if (bad)
 		snprintf(detail, sizeof(detail),
-			 "%s: got decision %d rule %d -> %s change %d delta %d refused %d libbpf %d; reason: %s",
-			 bad, res.decision, res.rule, res.target ? res.target->name : "(none)",
+			 "%s: got decision %d rule %s -> %s change %d delta %d refused %d libbpf %d; reason: %s",
+			 bad, res.decision, mkf_rule_str(res.rule), res.target ? res.target->name : "(none)",
 			 res.change, res.delta, res.refused, res.libbpf, res.reason);
 	t_check(name, !bad, "%s", detail);
 	if (getenv("MKF_TEST_VERBOSE"))
@@ -346,20 +352,20 @@ static void test_kernel_index(void)
 	struct btf *vm = fx_kernel(FX_70), *mod = fx_module(vm, true);
 	struct btf *vm12 = fx_kernel(FX_612_DEB12);
 	struct mkf_kernel *k = mkf_kernel__new(vm), *k12 = mkf_kernel__new(vm12);
-	const struct mkf_kfunc *f;
+	const struct mkf_func *f;
 
 	mkf_kernel__add_module(k, "mkf_testmod", mod);
 	T_EXPECT("kernel index: tags found", mkf_kernel__has_kfunc_tags(k));
 	T_EXPECT("kernel index: no tags on Debian 12's 6.12", !mkf_kernel__has_kfunc_tags(k12));
 	f = mkf_kernel_find(k12, "vfs_read");
 	T_EXPECT("kernel index: without tags every FUNC is callable",
-		f && mkf_kfunc_callable(k12, f));
+		f && mkf_func_callable(f));
 	f = mkf_kernel_find(k, "bpf_wq_set_callback_impl");
 	T_EXPECT("kernel index: untagged FUNC is prototype-only when tags exist",
-		f && !mkf_kfunc_callable(k, f));
+		f && !mkf_func_callable(f));
 	f = mkf_kernel_find(k, "mkf_testmod_magic");
 	T_EXPECT("kernel index: module FUNC found with its module",
-		f && mkf_kfunc_module(k, f) && !strcmp(mkf_kfunc_module(k, f), "mkf_testmod"));
+		f && f->module_name && !strcmp(f->module_name, "mkf_testmod"));
 	T_EXPECT("kernel index: module count and name", mkf_kernel__module_cnt(k) == 1 &&
 		!strcmp(mkf_kernel__module_name(k, 0), "mkf_testmod"));
 	T_EXPECT("kernel index: add_module refuses BTF of another base",
@@ -381,7 +387,7 @@ static void test_kernel_index_first_wins(void)
 {
 	struct btf *vm = btf__new_empty(), *mod = NULL;
 	struct mkf_kernel *k = NULL;
-	const struct mkf_kfunc *f, *g;
+	const struct mkf_func *f, *g;
 	int proto = -1, first = -1, i, mod_first = -1;
 	bool added;
 	char name[32];
@@ -411,15 +417,128 @@ static void test_kernel_index_first_wins(void)
 	f = added ? mkf_kernel_find(k, "dup") : NULL;
 	g = added ? mkf_kernel_find(k, "mod_dup") : NULL;
 	T_EXPECT("kernel index: a name in vmlinux twice and in a module binds vmlinux's first",
-		f && (int)f->id == first && !mkf_kfunc_module(k, f));
+		f && (int)f->id == first && !f->module_name);
 	T_EXPECT("kernel index: a name twice in a module binds the module's first",
-		g && (int)g->id == mod_first && mkf_kfunc_module(k, g));
+		g && (int)g->id == mod_first && g->module_name);
 	T_EXPECT("kernel index: every FUNC found after the table grew",
 		added && mkf_kernel_find(k, "vm_func_199") && mkf_kernel_find(k, "mod_func_0") &&
 		mkf_kernel_find(k, "mod_func_299"));
 	mkf_kernel__free(k);
 	btf__free(mod);
 	btf__free(vm);
+}
+
+/*
+ * Hand-built kernels for what the era fixtures do not have: each
+ * refusal of the resolver, the __implicit suffix, struct btf_struct_meta
+ * by its type, and __magic on a type that alone would not be provided.
+ * The program's side is int foo(int) or int foo(int, void *).
+ */
+struct kshape {
+	const char *name;	/* test name */
+	const char *ext;	/* the extern */
+	int local_params;	/* 1: (int), 2: (int, void *) */
+	/* The kernel: "B" and "B_impl" prototypes as param lists, NULL = absent;
+	 * a leading '!' leaves that one untagged (prototype-only). */
+	const char *b, *bi;
+	enum mkf_decision decision;
+	enum mkf_rule rule;
+	const char *kernel_name;
+	const char *reason_has;
+};
+
+/* Parameter types by letter, indexes into the kernel's types[]: int,
+ * void *, struct bpf_prog_aux *, struct btf_struct_meta *, long *. */
+#define PTYPES "ivaml"
+
+/* "i:x,v:aux__ign" -> FUNC name with those params, tagged. */
+static void kfunc_from(struct btf *b, const char *name, const char *spec, const int types[])
+{
+	char buf[256], *save = NULL, *tok;
+	int proto = btf__add_func_proto(b, types[0]), fn;
+	bool tagged = spec[0] != '!';
+
+	snprintf(buf, sizeof(buf), "%s", spec + !tagged);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		btf__add_func_param(b, tok + 2, types[strchr(PTYPES, tok[0]) - PTYPES]);
+	fn = btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
+	if (tagged)
+		btf__add_decl_tag(b, "bpf_kfunc", fn, -1);
+}
+
+static const struct kshape kshapes[] = {
+	{ "refusal: an extra kernel param the verifier does not provide", "foo", 1,
+	  NULL, "i:x,i:flags", UNRES, R_NONE, NULL,
+	  "param 2 'int flags' is not verifier-provided: the program would have to pass it" },
+	{ "refusal: fewer params and no B_impl to tell the extra are dummies", "foo_impl", 2,
+	  "i:x", NULL, UNRES, R_NONE, NULL,
+	  "no 'foo_impl' in the kernel tells whether the extra ones are dummies" },
+	{ "refusal: B_impl's count differs from the program's: cannot be matched", "foo_impl", 2,
+	  "i:x", "!i:x,v:a__ign,v:b__ign", UNRES, R_NONE, NULL,
+	  "the extra ones cannot be matched" },
+	{ "refusal: dropping a param the kernel's B_impl says is real", "foo_impl", 2,
+	  "i:x", "!i:x,v:data", UNRES, R_NONE, NULL,
+	  "is not verifier-provided: the program's value would be lost" },
+	{ "rule: the __implicit suffix is verifier-provided", "foo", 1,
+	  NULL, "i:x,v:aux__implicit", BIND, R_IEXT, "foo_impl", "'void *aux__implicit'" },
+	{ "rule: struct btf_struct_meta * is provided by its type", "foo", 1,
+	  NULL, "i:x,m:meta", BIND, R_IEXT, "foo_impl", "'struct btf_struct_meta *meta'" },
+	{ "rule: __magic on a long * is provided by its name alone", "foo", 1,
+	  NULL, "i:x,l:p__magic", BIND, R_IEXT, "foo_impl", "'long *p__magic'" },
+	{ "rule: the same long * without __magic is not", "foo", 1,
+	  NULL, "i:x,l:p", UNRES, R_NONE, NULL, "'long *p' is not verifier-provided" },
+	{ "rule: __ign on a non-void pointer is not provided", "foo", 1,
+	  NULL, "i:x,l:s__ign", UNRES, R_NONE, NULL, "'long *s__ign' is not verifier-provided" },
+};
+
+static void run_kshape(const struct kshape *s)
+{
+	struct btf *kb = btf__new_empty(), *lb = btf__new_empty();
+	struct mkf_kernel *k = NULL;
+	struct mkf_resolution res = {};
+	struct mkf_extern ext = {};
+	int types[5], li, lv, proto, fn;
+	char name[256];
+	bool ok;
+
+	snprintf(name, sizeof(name), "resolve %s", s->name);
+	types[0] = btf__add_int(kb, "int", 4, BTF_INT_SIGNED);
+	types[1] = btf__add_ptr(kb, 0);
+	types[2] = btf__add_ptr(kb, btf__add_struct(kb, "bpf_prog_aux", 0));
+	types[3] = btf__add_ptr(kb, btf__add_struct(kb, "btf_struct_meta", 0));
+	types[4] = btf__add_ptr(kb, btf__add_int(kb, "long", 8, BTF_INT_SIGNED));
+	if (s->b)
+		kfunc_from(kb, "foo", s->b, types);
+	if (s->bi)
+		kfunc_from(kb, "foo_impl", s->bi, types);
+	k = mkf_kernel__new(kb);
+	li = btf__add_int(lb, "int", 4, BTF_INT_SIGNED);
+	lv = btf__add_ptr(lb, 0);
+	proto = btf__add_func_proto(lb, li);
+	btf__add_func_param(lb, "", li);
+	if (s->local_params == 2)
+		btf__add_func_param(lb, "", lv);
+	fn = btf__add_func(lb, s->ext, BTF_FUNC_EXTERN, proto);
+	ext.name = (char *)s->ext;
+	ext.essential = strdup(s->ext);
+	ext.func_id = fn;
+	ext.proto_id = proto;
+	if (!k || !ext.essential || mkf_resolve(k, lb, &ext, &res)) {
+		t_fail(name, "setup or mkf_resolve failed");
+		goto out;
+	}
+	ok = res.decision == s->decision && res.rule == s->rule &&
+	     (!s->kernel_name ? !res.target
+			      : res.target && !strcmp(res.target->name, s->kernel_name)) &&
+	     strstr(res.reason, s->reason_has);
+	t_check(name, ok, "got decision %d, rule %s, %s; reason: %s", res.decision,
+		mkf_rule_str(res.rule), res.target ? res.target->name : "(none)", res.reason);
+out:
+	mkf_resolution_free(&res);
+	free(ext.essential);
+	mkf_kernel__free(k);
+	btf__free(kb);
+	btf__free(lb);
 }
 
 int main(void)
@@ -431,6 +550,8 @@ int main(void)
 	test_essential_names();
 	test_param_rules();
 	test_compat_rules();
+	for (size_t i = 0; i < sizeof(kshapes) / sizeof(kshapes[0]); i++)
+		run_kshape(&kshapes[i]);
 	test_kernel_index();
 	test_kernel_index_first_wins();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

@@ -445,7 +445,7 @@ static void run_wcase(const struct wcase *c)
 		goto out;
 
 	snprintf(name, sizeof(name), "%s: rewrite", c->name);
-	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &out.buf, &out.sz);
+	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &out.buf, &out.sz, NULL);
 	if (!t_check(name, !err && out.buf, "mkf_object__rewrite: %d", err))
 		goto out;
 	snprintf(name, sizeof(name), "%s: ELF/BTF as planned, old type ids and .BTF.ext unchanged",
@@ -478,7 +478,7 @@ static void test_plan_mismatch(void)
 		goto out;
 	}
 	plan = mkf_plan__compute(a.buf, a.sz, k, NULL);
-	err = mkf_object__rewrite(b.buf, b.sz, plan, &out, &sz);
+	err = mkf_object__rewrite(b.buf, b.sz, plan, &out, &sz, NULL);
 	t_check("rewrite refuses a plan made for another object",
 		err == -EINVAL && errno == EINVAL && !out, "got %d", err);
 out:
@@ -569,7 +569,7 @@ static void test_unchanged_is_identical(void)
 	if (!read_image("kf_wq_new", &img))
 		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
 	if (plan && !mkf_plan__change_cnt(plan))
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz);
+		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
 	t_check("an object needing no change is rewritten to the same bytes",
 		!err && out && sz == img.sz && !memcmp(out, img.buf, sz),
 		"plan %p, %zu changes, err %d, %zu of %zu bytes", (void *)plan,

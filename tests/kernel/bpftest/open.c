@@ -32,8 +32,8 @@ static void print_plan(const struct bt_case *c, const struct mkf_plan *plan)
 		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
 
 		if (mkf_plan_entry__decision(e) == MKF_DECISION_BIND)
-			printf("# %s: %s -> %s (rule %d, %s)\n", c->label, mkf_plan_entry__name(e),
-			       mkf_plan_entry__kernel_name(e), mkf_plan_entry__rule(e),
+			printf("# %s: %s -> %s (rule %s, %s)\n", c->label, mkf_plan_entry__name(e),
+			       mkf_plan_entry__kernel_name(e), mkf_rule_str(mkf_plan_entry__rule(e)),
 			       change_name(e));
 		else
 			printf("# %s: %s left alone: %s\n", c->label, mkf_plan_entry__name(e),

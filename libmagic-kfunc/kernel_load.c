@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The kernel loader: read a kernel's BTF from files (the running
+ * kernel's /sys/kernel/btf, or paths the caller names) and hand it to
+ * the index (kernel_index.c). All of the kernel side's I/O is here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "magic_kfunc.h"
+#include "kernel_index.h"
+#include "log.h"
+#include "opts.h"
+
+#define DEFAULT_BTF_DIR "/sys/kernel/btf"
+
+/*
+ * Warn about a failed btf__parse*() and return its negative errno.
+ * libbpf's own codes (LIBBPF_ERRNO__*, "wrong format" and the like) are
+ * not errno values: callers get EINVAL for them.
+ */
+static int parse_error(const char *path, const char *what)
+{
+	int err = -errno;
+	char msg[128];
+
+	if (-err >= __LIBBPF_ERRNO__START && -err < __LIBBPF_ERRNO__END) {
+		libbpf_strerror(err, msg, sizeof(msg));
+		err = -EINVAL;
+	} else {
+		snprintf(msg, sizeof(msg), "%s", strerror(-err));
+	}
+	pr_err("%s: cannot read %s: %s\n", path, what, msg);
+	return err;
+}
+
+/* "dir/mod.ko.btf" -> "mod" */
+static char *module_name_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strndup(base, strcspn(base, "."));
+}
+
+static int load_module_file(struct mkf_kernel *k, const char *name, const char *path)
+{
+	struct btf *btf = btf__parse_split(path, (struct btf *)k->vmlinux);
+	int err;
+
+	if (!btf)
+		return parse_error(path, "module BTF");
+	err = mkf_kernel_add_module(k, name, btf, true);
+	if (err)
+		btf__free(btf);
+	return err;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Modules of the running kernel, in name order: libbpf walks them in
+ * BTF id order, which only the bpf() syscall can tell, and a kfunc
+ * name defined by two modules is not something programs rely on.
+ */
+static int load_module_dir(struct mkf_kernel *k, const char *dir)
+{
+	char **names = NULL, path[4096];
+	size_t cnt = 0, i;
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char **tmp;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+			continue;
+		tmp = realloc(names, (cnt + 1) * sizeof(*names));
+		if (!tmp || !(tmp[cnt] = strdup(de->d_name))) {
+			names = tmp ? tmp : names;
+			err = -ENOMEM;
+			break;
+		}
+		names = tmp;
+		cnt++;
+	}
+	closedir(d);
+	/* names is NULL without modules: qsort() must not see it. */
+	if (!err && cnt)
+		qsort(names, cnt, sizeof(*names), cmp_str);
+	for (i = 0; i < cnt; i++) {
+		if (!err) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			/* A module may unload while we read: warn, go on. */
+			if (load_module_file(k, names[i], path) == -ENOMEM)
+				err = -ENOMEM;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}
+
+static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
+{
+	const char *vmlinux_path, *dir;
+	const char *const *module_paths;
+	size_t module_cnt, i;
+	struct mkf_kernel *k;
+	char path[4096];
+	struct btf *vm;
+	int err = 0;
+
+	if (!OPTS_VALID(opts, mkf_kernel_opts))
+		return mkf_err_ptr(-EINVAL);
+	vmlinux_path = OPTS_GET(opts, vmlinux_path, NULL);
+	module_paths = OPTS_GET(opts, module_paths, NULL);
+	module_cnt = OPTS_GET(opts, module_cnt, 0);
+	dir = OPTS_GET(opts, btf_dir, NULL);
+	if (!dir)
+		dir = DEFAULT_BTF_DIR;
+	if (module_cnt && (!module_paths || !vmlinux_path)) {
+		pr_err("module_paths need vmlinux_path\n");
+		return mkf_err_ptr(-EINVAL);
+	}
+
+	if (!vmlinux_path) {
+		snprintf(path, sizeof(path), "%s/vmlinux", dir);
+		vmlinux_path = path;
+	}
+	/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
+	vm = btf__parse(vmlinux_path, NULL);
+	if (!vm) {
+		err = parse_error(vmlinux_path, "kernel BTF");
+		return mkf_err_ptr(err);
+	}
+	k = mkf_kernel_new(vm, true);
+	if (!k) {
+		err = -errno;
+		btf__free(vm);
+		return mkf_err_ptr(err);
+	}
+
+	if (OPTS_GET(opts, vmlinux_path, NULL)) {
+		for (i = 0; i < module_cnt && !err; i++) {
+			char *name = module_name_of(module_paths[i]);
+
+			err = name ? load_module_file(k, name, module_paths[i]) : -ENOMEM;
+			free(name);
+		}
+	} else if (!OPTS_GET(opts, skip_modules, false)) {
+		err = load_module_dir(k, dir);
+	}
+	if (err) {
+		mkf_kernel__free(k);
+		return mkf_err_ptr(err);
+	}
+	pr_debug("kernel BTF %s: %zu functions, %zu modules, %zu kfunc tags\n",
+		 vmlinux_path, k->func_cnt, k->module_cnt, k->tag_cnt);
+	return k;
+}
+
+struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts)
+{
+	struct mkf_diag_scope scope;
+	struct mkf_kernel *k;
+	int err;
+
+	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
+	k = load(opts);
+	err = k ? 0 : errno;
+	mkf_diag_leave(&scope, err);
+	return k ? k : mkf_err_ptr(-err);
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The kernel's kfuncs with verifier-provided parameters, classified by
+ * how the kernel offers them (enum mkf_kfunc_shape), with the
+ * resolver's own rules: a pair is what rule impl-extend would bind
+ * from a call to the short form (mkf_proto_extends()), a provided
+ * parameter is what params.c says. Made once per kernel, on first use.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_index.h"
+#include "log.h"
+#include "params.h"
+#include "resolve.h"
+
+#define IMPL_SUFFIX "_impl"
+
+static bool is_impl_name(const char *name)
+{
+	size_t n = strlen(name), m = strlen(IMPL_SUFFIX);
+
+	return n > m && !strcmp(name + n - m, IMPL_SUFFIX);
+}
+
+static int nparams(const struct mkf_func *f)
+{
+	const struct btf_type *t = btf__type_by_id(f->btf, f->proto);
+
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+}
+
+/* Trailing verifier-provided params; *by_name: any known by name or table. */
+static int trailing_provided(const struct mkf_func *f, bool *by_name)
+{
+	int n = nparams(f), i;
+
+	*by_name = false;
+	for (i = n - 1; i >= 0; i--) {
+		struct mkf_param_info info = mkf_param_info(f->btf, f->name, f->proto, i);
+
+		if (info.kind == MKF_PARAM_NORMAL)
+			break;
+		*by_name = *by_name || !info.by_type;
+	}
+	return n - 1 - i;
+}
+
+/* The FUNC libbpf binds for f's name is f itself (not a later duplicate). */
+static bool is_bound(const struct mkf_func *f)
+{
+	return mkf_kernel_find(f->kernel, f->name) == f;
+}
+
+static int add(struct mkf_kfunc_list *l, size_t *cap, enum mkf_kfunc_shape shape,
+	       const struct mkf_func *func, const struct mkf_func *impl, int provided)
+{
+	struct mkf_kfunc *kf;
+
+	if (l->cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+
+		kf = realloc(l->kfuncs, ncap * sizeof(*kf));
+		if (!kf)
+			return -ENOMEM;
+		l->kfuncs = kf;
+		*cap = ncap;
+	}
+	kf = &l->kfuncs[l->cnt++];
+	kf->shape = shape;
+	kf->func = func;
+	kf->impl = impl;
+	kf->provided = provided;
+	return 0;
+}
+
+/*
+ * foo_impl with a callable foo whose prototype it extends: a pair. The
+ * short form must be callable (it is what programs call); the _impl may
+ * be prototype-only (7.x).
+ */
+static const struct mkf_func *pair_base(const struct mkf_func *impl)
+{
+	size_t len = strlen(impl->name) - strlen(IMPL_SUFFIX);
+	const struct mkf_func *b;
+	bool by_type;
+	char *base;
+	int scalar;
+
+	base = strndup(impl->name, len);
+	if (!base)
+		return NULL;
+	b = mkf_kernel_find(impl->kernel, base);
+	free(base);
+	if (!b || !mkf_func_callable(b))
+		return NULL;
+	return mkf_proto_extends(b->btf, b->proto, nparams(b), impl, NULL, &scalar, &by_type)
+	       ? b : NULL;
+}
+
+static int cmp_kfunc(const void *a, const void *b)
+{
+	const struct mkf_kfunc *x = a, *y = b;
+
+	if (x->shape != y->shape)
+		return x->shape < y->shape ? -1 : 1;
+	return strcmp(x->func->name, y->func->name);
+}
+
+static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
+{
+	unsigned char *paired = calloc(k->func_cnt + 1, 1);
+	size_t i, cap = 0;
+	int err = 0;
+
+	if (!paired)
+		return -ENOMEM;
+	/* Pairs first: their members are not reported again alone. */
+	for (i = 0; i < k->func_cnt && !err; i++) {
+		const struct mkf_func *f = &k->funcs[i], *b;
+
+		if (!is_impl_name(f->name) || !is_bound(f))
+			continue;
+		b = pair_base(f);
+		if (!b)
+			continue;
+		paired[i] = 1;
+		paired[b - k->funcs] = 1;
+		err = add(l, &cap, MKF_KFUNC_PAIR, b, f, nparams(f) - nparams(b));
+	}
+	for (i = 0; i < k->func_cnt && !err; i++) {
+		const struct mkf_func *f = &k->funcs[i];
+		bool by_name, callable = mkf_func_callable(f), impl = is_impl_name(f->name);
+		int t;
+
+		if (paired[i] || !is_bound(f))
+			continue;
+		t = trailing_provided(f, &by_name);
+		if (!t)
+			continue;
+		/*
+		 * Plenty of kernel functions take a struct bpf_prog_aux *: by
+		 * type alone, only a kfunc tag makes it a kfunc's parameter.
+		 */
+		if (callable && by_name)
+			err = add(l, &cap, MKF_KFUNC_LEGACY, f, NULL, t);
+		else if (callable && f->tagged && !impl)
+			err = add(l, &cap, MKF_KFUNC_UNSPLIT, f, NULL, t);
+		else if (!callable && impl)
+			err = add(l, &cap, MKF_KFUNC_PROTO_ONLY, f, NULL, t);
+	}
+	free(paired);
+	if (!err && l->cnt)
+		qsort(l->kfuncs, l->cnt, sizeof(*l->kfuncs), cmp_kfunc);
+	return err;
+}
+
+void mkf_kfunc_list_free(struct mkf_kfunc_list *list)
+{
+	if (!list)
+		return;
+	free(list->kfuncs);
+	free(list);
+}
+
+const struct mkf_kfunc_list *mkf_kernel_kfuncs(const struct mkf_kernel *k)
+{
+	struct mkf_kfunc_list *l = __atomic_load_n(&k->kfuncs, __ATOMIC_ACQUIRE), *expected = NULL;
+	struct mkf_kernel *mk = (struct mkf_kernel *)k;
+	int err;
+
+	if (l)
+		return l;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return mkf_err_ptr(-ENOMEM);
+	err = classify(k, l);
+	if (err) {
+		mkf_kfunc_list_free(l);
+		return mkf_err_ptr(err);
+	}
+	/*
+	 * A cache inside a const kernel: readers of one kernel may run in
+	 * several threads; the first to publish wins, the others free
+	 * their copy and use the winner's.
+	 */
+	if (!__atomic_compare_exchange_n(&mk->kfuncs, &expected, l, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		mkf_kfunc_list_free(l);
+		l = expected;
+	}
+	return l;
+}
+
+size_t mkf_kernel__kfunc_cnt(const struct mkf_kernel *kernel)
+{
+	const struct mkf_kfunc_list *l;
+
+	if (!kernel) {
+		errno = EINVAL;
+		return 0;
+	}
+	l = mkf_kernel_kfuncs(kernel);
+	return l ? l->cnt : 0;
+}
+
+const struct mkf_kfunc *mkf_kernel__kfunc(const struct mkf_kernel *kernel, size_t idx)
+{
+	const struct mkf_kfunc_list *l;
+
+	if (!kernel)
+		return mkf_err_ptr(-EINVAL);
+	l = mkf_kernel_kfuncs(kernel);
+	if (!l)
+		return NULL;
+	if (idx >= l->cnt)
+		return mkf_err_ptr(-ENOENT);
+	return &l->kfuncs[idx];
+}
+
+#define KF_GET(kf, expr, zero) ((kf) ? (expr) : (errno = EINVAL, (zero)))
+
+enum mkf_kfunc_shape mkf_kfunc__shape(const struct mkf_kfunc *kf)
+{
+	return KF_GET(kf, kf->shape, 0);
+}
+
+const struct mkf_func *mkf_kfunc__func(const struct mkf_kfunc *kf)
+{
+	return KF_GET(kf, kf->func, NULL);
+}
+
+const struct mkf_func *mkf_kfunc__impl(const struct mkf_kfunc *kf)
+{
+	return KF_GET(kf, kf->impl, NULL);
+}
+
+const struct mkf_func *mkf_kfunc__full(const struct mkf_kfunc *kf)
+{
+	return KF_GET(kf, kf->impl ? kf->impl : kf->func, NULL);
+}
+
+int mkf_kfunc__provided_cnt(const struct mkf_kfunc *kf)
+{
+	return KF_GET(kf, kf->provided, 0);
+}
+
+const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape)
+{
+	switch (shape) {
+	case MKF_KFUNC_PAIR: return "pair";
+	case MKF_KFUNC_LEGACY: return "legacy";
+	case MKF_KFUNC_UNSPLIT: return "unsplit";
+	case MKF_KFUNC_PROTO_ONLY: return "proto-only";
+	}
+	errno = EINVAL;
+	return NULL;
+}
