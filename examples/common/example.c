@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <magic_kfunc.h>
 
 #ifdef MKF_EXAMPLE_GUEST_ONLY
 #include "guest.h"
@@ -33,63 +32,20 @@ void example_init(struct example *ex, int argc, char **argv, const char *usage)
 	ex->argv = argv + i;
 }
 
-/* Say what the library decided for kfunc; true if it stays unresolved. */
-static bool report_plan(const struct example *ex, const struct mkf_plan *plan, const char *kfunc)
+int example_open_plain(const struct example *ex, struct bpf_object_skeleton *s)
 {
-	const struct mkf_plan_entry *e = mkf_plan__find_entry(plan, kfunc);
+	int err = bpf_object__open_skeleton(s, NULL);
 
-	if (!e) {
-		/* The compiler dropped the call: nothing to decide. */
-		printf("%s: %s: not used by the program\n", ex->name, kfunc);
-		return false;
-	}
-	if (mkf_plan_entry__decision(e) != MKF_DECISION_BIND) {
-		printf("%s: %s: %s\n", ex->name, kfunc, mkf_plan_entry__reason(e));
-		return true;
-	}
-	printf("%s: %s bound to %s (rule %d)\n", ex->name, kfunc,
-	       mkf_plan_entry__kernel_name(e), mkf_plan_entry__rule(e));
-	return false;
-}
-
-int example_open(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc)
-{
-	struct mkf_plan *plan = NULL;
-	bool missing;
-	int err;
-
-	if (ex->plain) {
-		err = bpf_object__open_skeleton(s, NULL);
-		if (err) {
-			fprintf(stderr, "%s: libbpf cannot open the object: %s\n", ex->name,
-				strerror(-err));
-			return EXAMPLE_FAIL;
-		}
-		printf("%s: opened with plain libbpf\n", ex->name);
-		return EXAMPLE_OK;
-	}
-
-	MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
-	err = mkf_object__open_skeleton(s, NULL, &opts);
 	if (err) {
-		fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex->name,
-			strerror(-err));
-		mkf_plan__free(plan);
+		fprintf(stderr, "%s: libbpf cannot open the object: %s\n", ex->name, strerror(-err));
 		return EXAMPLE_FAIL;
 	}
-	missing = plan && report_plan(ex, plan, kfunc);
-	mkf_plan__free(plan);
-	return missing ? EXAMPLE_UNSUPPORTED : EXAMPLE_OK;
+	printf("%s: opened with plain libbpf\n", ex->name);
+	return EXAMPLE_OK;
 }
 
-int example_open_load(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc)
+int example_load(const struct example *ex, struct bpf_object_skeleton *s)
 {
-	int rc = example_open(ex, s, kfunc);
-
-	if (rc == EXAMPLE_UNSUPPORTED)
-		return example_unsupported(ex, kfunc);
-	if (rc != EXAMPLE_OK)
-		return rc;
 	/* What the skeleton's NAME__load() does. */
 	if (bpf_object__load_skeleton(s)) {
 		fprintf(stderr, "%s: the kernel refused the program\n", ex->name);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * What the example loaders share: the command line (--plain), opening a
- * skeleton through libmagic-kfunc or plain libbpf, and the exit codes.
+ * What the example loaders share: the command line (--plain), opening
+ * and loading a skeleton with plain libbpf, a test run, and the exit
+ * codes. The library calls are in each loader, where they can be read.
  *
  * Exit codes of every example:
  *   0  the program ran and its result was checked
@@ -42,21 +43,11 @@ struct example {
  */
 void example_init(struct example *ex, int argc, char **argv, const char *usage);
 
-/*
- * Open the skeleton: with --plain, bpf_object__open_skeleton(); else
- * mkf_object__open_skeleton(), then report the library's decision for
- * kfunc. Returns EXAMPLE_OK, EXAMPLE_FAIL, or EXAMPLE_UNSUPPORTED when
- * the plan left kfunc (a weak extern) unresolved: this kernel has no
- * form of it, so loading would only run the program's fallback.
- */
-int example_open(const struct example *ex, struct bpf_object_skeleton *s, const char *kfunc);
+/* --plain: bpf_object__open_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */
+int example_open_plain(const struct example *ex, struct bpf_object_skeleton *s);
 
-/*
- * example_open(), saying so when kfunc is not supported, then load the
- * object. EXAMPLE_OK once loaded; else what to exit with.
- */
-int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
-		      const char *kfunc);
+/* bpf_object__load_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */
+int example_load(const struct example *ex, struct bpf_object_skeleton *s);
 
 /*
  * BPF_PROG_TEST_RUN once with ctx and judge what the program (named prog

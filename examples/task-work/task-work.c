@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <magic_kfunc.h>
 #include "example.h"
 /* Through -I: the NAME-compat build finds compat/task-work.skel.h instead. */
 #include <task-work.skel.h>
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 {
 	struct example ex;
 	struct task_work *skel;
-	int rc;
+	int rc, err;
 
 	example_init(&ex, argc, argv, "");
 	skel = calloc(1, sizeof(*skel));
@@ -72,7 +73,39 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", ex.name);
 		return EXAMPLE_FAIL;
 	}
-	rc = example_open_load(&ex, skel->skeleton, KFUNC);
+	if (ex.plain) {
+		rc = example_open_plain(&ex, skel->skeleton);
+	} else {
+		/*
+		 * Rewrite the embedded object for the running kernel, then
+		 * open it: the one libmagic-kfunc call a loader needs. The
+		 * plan says what each kfunc extern was bound to.
+		 */
+		struct mkf_plan *plan = NULL;
+		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
+		const struct mkf_plan_entry *e;
+
+		err = mkf_object__open_skeleton(skel->skeleton, NULL, &opts);
+		e = err ? NULL : mkf_plan__find_entry(plan, KFUNC);
+		if (err) {
+			fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex.name,
+				strerror(-err));
+			rc = EXAMPLE_FAIL;
+		} else if (e && mkf_plan_entry__decision(e) != MKF_DECISION_BIND) {
+			/* A weak extern with nothing to bind: the kernel lacks it. */
+			printf("%s: %s: %s\n", ex.name, KFUNC, mkf_plan_entry__reason(e));
+			rc = example_unsupported(&ex, KFUNC);
+		} else {
+			if (e)
+				printf("%s: %s bound to %s (rule %s)\n", ex.name, KFUNC,
+				       mkf_plan_entry__kernel_name(e),
+				       mkf_rule_str(mkf_plan_entry__rule(e)));
+			rc = EXAMPLE_OK;
+		}
+		mkf_plan__free(plan);
+	}
+	if (rc == EXAMPLE_OK)
+		rc = example_load(&ex, skel->skeleton);
 	if (rc == EXAMPLE_OK)
 		rc = run(&ex, skel);
 	task_work__destroy(skel);
