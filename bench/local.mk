@@ -6,9 +6,9 @@
 # "make", "make check" or "make distcheck" builds or runs it. It reports
 # numbers and never judges them.
 #
-#   make bench-rewrite [BENCH_RUNS=21] [BENCH_WARM=100]
+#   make bench-rewrite [BENCH_ROUNDS=21] [BENCH_WARM=100]
 
-BENCH_RUNS = 21
+BENCH_ROUNDS = 21
 BENCH_WARM = 100
 
 # Host programs, built on demand only.
@@ -58,7 +58,7 @@ bench/rewrite_kfuncs.bpf.o: bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.vmli
 bench-rewrite: bench/rewrite-cost$(EXEEXT) bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel
 	$(AM_V_at)echo "P1 kernel: $$(cut -f1 bench/rewrite-kernel)"; \
 	bench/rewrite-cost$(EXEEXT) "$$(cut -f2 bench/rewrite-kernel)" \
-		bench/rewrite_kfuncs.bpf.o '$(BENCH_RUNS)' '$(BENCH_WARM)'
+		bench/rewrite_kfuncs.bpf.o '$(BENCH_ROUNDS)' '$(BENCH_WARM)'
 
 bench-rewrite-lookup:
 
