@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include <magic_kfunc.h>
 
 #ifdef MKF_EXAMPLE_GUEST_ONLY
 #include "guest.h"
@@ -41,6 +42,29 @@ int example_open_plain(const struct example *ex, struct bpf_object_skeleton *s)
 		return EXAMPLE_FAIL;
 	}
 	printf("%s: opened with plain libbpf\n", ex->name);
+	return EXAMPLE_OK;
+}
+
+int example_report(const struct example *ex, int err, const struct mkf_plan *plan,
+		   const char *kfunc)
+{
+	const struct mkf_plan_entry *e;
+
+	if (err) {
+		fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex->name,
+			strerror(-err));
+		return EXAMPLE_FAIL;
+	}
+	e = mkf_plan__find_entry(plan, kfunc);
+	if (!e)
+		return EXAMPLE_OK;	/* the compiler dropped the call */
+	if (mkf_plan_entry__decision(e) != MKF_DECISION_BIND) {
+		/* A weak extern with nothing to bind: the kernel lacks it. */
+		printf("%s: %s: %s\n", ex->name, kfunc, mkf_plan_entry__reason(e));
+		return example_unsupported(ex, kfunc);
+	}
+	printf("%s: %s bound to %s (rule %s)\n", ex->name, kfunc, mkf_plan_entry__kernel_name(e),
+	       mkf_rule_str(mkf_plan_entry__rule(e)));
 	return EXAMPLE_OK;
 }
 

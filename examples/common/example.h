@@ -2,7 +2,7 @@
 /*
  * What the example loaders share: the command line (--plain), opening
  * and loading a skeleton with plain libbpf, a test run, and the exit
- * codes. The library calls are in each loader, where they can be read.
+ * codes. Each loader makes its own libmagic-kfunc open call.
  *
  * Exit codes of every example:
  *   0  the program ran and its result was checked
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
+#include <magic_kfunc.h>
 
 #define EXAMPLE_OK		0
 #define EXAMPLE_FAIL		1
@@ -45,6 +46,15 @@ void example_init(struct example *ex, int argc, char **argv, const char *usage);
 
 /* --plain: bpf_object__open_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */
 int example_open_plain(const struct example *ex, struct bpf_object_skeleton *s);
+
+/*
+ * Judge mkf_object__open_skeleton()'s result err and say what its plan
+ * decided for kfunc. EXAMPLE_OK, EXAMPLE_FAIL, or EXAMPLE_UNSUPPORTED
+ * when the plan left kfunc (a weak extern) unbound: this kernel has no
+ * form of it, so loading would only run the program's fallback.
+ */
+int example_report(const struct example *ex, int err, const struct mkf_plan *plan,
+		   const char *kfunc);
 
 /* bpf_object__load_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */
 int example_load(const struct example *ex, struct bpf_object_skeleton *s);

@@ -89,25 +89,9 @@ int main(int argc, char **argv)
 		 */
 		struct mkf_plan *plan = NULL;
 		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
-		const struct mkf_plan_entry *e;
 
 		err = mkf_object__open_skeleton(skel->skeleton, NULL, &opts);
-		e = err ? NULL : mkf_plan__find_entry(plan, KFUNC);
-		if (err) {
-			fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex.name,
-				strerror(-err));
-			rc = EXAMPLE_FAIL;
-		} else if (e && mkf_plan_entry__decision(e) != MKF_DECISION_BIND) {
-			/* A weak extern with nothing to bind: the kernel lacks it. */
-			printf("%s: %s: %s\n", ex.name, KFUNC, mkf_plan_entry__reason(e));
-			rc = example_unsupported(&ex, KFUNC);
-		} else {
-			if (e)
-				printf("%s: %s bound to %s (rule %s)\n", ex.name, KFUNC,
-				       mkf_plan_entry__kernel_name(e),
-				       mkf_rule_str(mkf_plan_entry__rule(e)));
-			rc = EXAMPLE_OK;
-		}
+		rc = example_report(&ex, err, plan, KFUNC);
 		mkf_plan__free(plan);
 	}
 	if (rc == EXAMPLE_OK)
