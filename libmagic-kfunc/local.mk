@@ -10,6 +10,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/btf_util.c libmagic-kfunc/btf_util.h \
 	libmagic-kfunc/elf_util.c libmagic-kfunc/elf_util.h \
 	libmagic-kfunc/elf_write.c libmagic-kfunc/elf_write.h \
+	libmagic-kfunc/insn_patch.c libmagic-kfunc/insn_patch.h \
 	libmagic-kfunc/kernel_index.c libmagic-kfunc/kernel_index.h \
 	libmagic-kfunc/kfuncs.c \
 	libmagic-kfunc/kernel_load.c \

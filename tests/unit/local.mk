@@ -3,7 +3,8 @@
 # BPF objects compiled here, real Debian kernel BTF when cached. Nothing
 # is ever loaded into the running kernel.
 
-unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf
+unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
+	tests/unit/insn-patch
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -47,3 +48,18 @@ nodist_tests_unit_api_SOURCES = tests/unit/kf_wq_new.skel.h
 tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_api_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_api_DEPENDENCIES = $(UNIT_BPF_OBJS)
+
+# The instruction patcher (libmagic-kfunc/insn_patch.c, DESIGN.md section
+# 3a): hand-assembled sections, then two clang objects patched before
+# every helper and kfunc call and opened with libbpf. Its own copy of the
+# patcher: the test wraps malloc/calloc to fail each allocation in turn.
+INSN_PATCH_BPF_OBJS = tests/unit/ip_calls.bpf.o tests/unit/ip_core.bpf.o
+EXTRA_DIST += $(INSN_PATCH_BPF_OBJS:.bpf.o=.bpf.c)
+CLEANFILES += $(INSN_PATCH_BPF_OBJS)
+$(INSN_PATCH_BPF_OBJS): tests/unit/$(am__dirstamp)
+tests_unit_insn_patch_SOURCES = tests/unit/insn-patch.c libmagic-kfunc/insn_patch.c \
+	libmagic-kfunc/insn_patch.h
+tests_unit_insn_patch_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_insn_patch_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc
+tests_unit_insn_patch_LDADD = $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) -ldl
+EXTRA_tests_unit_insn_patch_DEPENDENCIES = $(INSN_PATCH_BPF_OBJS)
