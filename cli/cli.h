@@ -39,6 +39,9 @@ struct cli {
 	bool in_place;
 	bool allow_unresolved;
 
+	/* explain, rewrite, matrix: strong externs that fit nothing become weak. */
+	bool weaken_unresolved;
+
 	/* Arguments after the command word. */
 	char **argv;
 	int argc;

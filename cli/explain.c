@@ -25,8 +25,8 @@ static void proto_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 
 	if (mkf_plan_entry__decision(e) != MKF_DECISION_BIND)
 		snprintf(buf, sz, "-");
-	else if (c == MKF_PROTO_SAME)
-		snprintf(buf, sz, "same");
+	else if (c == MKF_PROTO_SAME || c == MKF_PROTO_RETYPE)
+		snprintf(buf, sz, "%s", mkf_proto_change_str(c));
 	else
 		snprintf(buf, sz, "%s %+d", mkf_proto_change_str(c), mkf_plan_entry__param_delta(e));
 }
@@ -42,8 +42,16 @@ static void notes_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 		len += snprintf(buf + len, sz - len, "renamed");
 	if (merged && len < sz)
 		len += snprintf(buf + len, sz - len, "%smerged into %s", len ? ", " : "", merged);
-	if (mkf_plan_entry__refused(e) && len < sz)
-		snprintf(buf + len, sz - len, "%sa candidate refused", len ? ", " : "");
+	if (mkf_plan_entry__set_regs(e) && len < sz) {
+		len += snprintf(buf + len, sz - len, "%ssets", len ? ", " : "");
+		for (int r = 1; r <= 5 && len < sz; r++)
+			if (mkf_plan_entry__set_regs(e) & (1u << r))
+				len += snprintf(buf + len, sz - len, " R%d", r);
+		if (len < sz)
+			snprintf(buf + len, sz - len, " = 0 at %zu call%s",
+				 mkf_plan_entry__call_site_cnt(e),
+				 mkf_plan_entry__call_site_cnt(e) == 1 ? "" : "s");
+	}
 }
 
 static int explain_text(struct cli *cli, const struct cli_object *obj,

@@ -31,6 +31,7 @@ enum {
 	OPT_KERNEL_DIR,
 	OPT_IN_PLACE,
 	OPT_ALLOW_UNRESOLVED,
+	OPT_WEAKEN_UNRESOLVED,
 };
 
 /* Keep in step with the man page's OPTIONS (tests/cli checks). */
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 	{ "allow-unresolved", no_argument, NULL, OPT_ALLOW_UNRESOLVED },
+	{ "weaken-unresolved", no_argument, NULL, OPT_WEAKEN_UNRESOLVED },
 	{ NULL, 0, NULL, 0 },
 };
 /*
@@ -157,6 +159,9 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 	if (id != CMD_REWRITE && (cli->output || cli->in_place || cli->allow_unresolved))
 		return cli_usage_error(cli, "%s: -o, --in-place and --allow-unresolved are for "
 				       "rewrite", name);
+	if (id == CMD_LIST && cli->weaken_unresolved)
+		return cli_usage_error(cli, "%s: --weaken-unresolved is for explain, rewrite and "
+				       "matrix", name);
 	if (id != CMD_MATRIX && cli->kernel_dir_cnt)
 		return cli_usage_error(cli, "%s: --kernel-dir is for matrix", name);
 	if (single_kernel && cli->btf_cnt > 1)
@@ -219,6 +224,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 			break;
 		case OPT_IN_PLACE: cli->in_place = true; break;
 		case OPT_ALLOW_UNRESOLVED: cli->allow_unresolved = true; break;
+		case OPT_WEAKEN_UNRESOLVED: cli->weaken_unresolved = true; break;
 		case ':':
 			/* Keep parsing: a later -j still decides the error's form. */
 			ret = cli_usage_error(cli, "option '%s' needs an argument", argv[optind - 1]);

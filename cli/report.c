@@ -31,6 +31,7 @@ struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
 {
 	char why[512];
 	MKF_OPTS(mkf_plan_opts, opts, .object_name = obj->path,
+		 .weaken_unresolved = cli->weaken_unresolved,
 		 .err_buf = why, .err_buf_sz = sizeof(why));
 	struct mkf_plan *plan;
 
@@ -71,7 +72,13 @@ void report_entry_json(struct json_writer *jw, const struct mkf_plan_entry *e)
 	jw_string_field(jw, "proto_change", mkf_proto_change_str(mkf_plan_entry__proto_change(e)));
 	jw_int_field(jw, "param_delta", mkf_plan_entry__param_delta(e));
 	jw_string_field(jw, "merged_into", mkf_plan_entry__merged_into(e));
-	jw_bool_field(jw, "refused", mkf_plan_entry__refused(e));
+	jw_name(jw, "set_regs");
+	jw_start_array(jw);
+	for (int r = 1; r <= 5; r++)
+		if (mkf_plan_entry__set_regs(e) & (1u << r))
+			jw_int(jw, r);
+	jw_end_array(jw);
+	jw_int_field(jw, "call_sites", (long long)mkf_plan_entry__call_site_cnt(e));
 	jw_string_field(jw, "libbpf", mkf_libbpf_outcome_str(mkf_plan_entry__libbpf_outcome(e)));
 	jw_string_field(jw, "reason", mkf_plan_entry__reason(e));
 	jw_end_object(jw);

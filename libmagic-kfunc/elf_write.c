@@ -144,6 +144,8 @@ static int edit_symtab(Elf_Data *od, const struct mkf_elf_edits *ed, const size_
 		if (!gelf_getsym(od, (int)ed->syms[i].sym_idx, &sym))
 			return -EINVAL;
 		sym.st_name = (Elf64_Word)offs[i];
+		if (ed->syms[i].weaken)
+			sym.st_info = GELF_ST_INFO(STB_WEAK, GELF_ST_TYPE(sym.st_info));
 		if (!gelf_update_sym(od, (int)ed->syms[i].sym_idx, &sym))
 			return -EINVAL;
 	}
@@ -184,6 +186,16 @@ static int edit_relocs(Elf_Data *od, const GElf_Shdr *sh, const struct mkf_elf_e
 		}
 	}
 	return 0;
+}
+
+static const struct mkf_scn_edit *scn_edit(const struct mkf_elf_edits *ed, size_t shndx)
+{
+	size_t i;
+
+	for (i = 0; i < ed->scn_cnt; i++)
+		if (ed->scns[i].shndx == shndx)
+			return &ed->scns[i];
+	return NULL;
 }
 
 static bool has_redirects(const struct mkf_elf_edits *ed)
@@ -239,13 +251,26 @@ static int copy_sections(Elf *in, Elf *out, const struct mkf_elf_edits *ed, stru
 			err = -EINVAL;
 			break;
 		}
+		const struct mkf_scn_edit *repl = scn_edit(ed, i);
+
 		is_rel = (sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) &&
 			 sh.sh_link == symtab && has_redirects(ed);
 		while ((d = elf_getdata(iscn, d))) {
-			od = copy_data(oscn, d, o, edit_syms || is_rel);
+			od = copy_data(oscn, d, o, (edit_syms || is_rel) && !repl);
 			if (!od) {
 				err = -ENOMEM;
 				break;
+			}
+			if (repl) {
+				/* One data block with the new contents; edits apply on top. */
+				od->d_buf = own(o, repl->size);
+				if (!od->d_buf) {
+					err = -ENOMEM;
+					break;
+				}
+				memcpy(od->d_buf, repl->data, repl->size);
+				od->d_size = repl->size;
+				sh.sh_size = repl->size;
 			}
 			if (ed->sym_cnt && i == strtab) {
 				od->d_buf = strtab_data;
@@ -258,7 +283,7 @@ static int copy_sections(Elf *in, Elf *out, const struct mkf_elf_edits *ed, stru
 			} else if (is_rel) {
 				err = edit_relocs(od, &sh, ed);
 			}
-			if (err)
+			if (err || repl)
 				break;
 		}
 		if (!err && !gelf_update_shdr(oscn, &sh))

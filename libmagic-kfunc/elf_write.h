@@ -8,7 +8,10 @@
 #ifndef MKF_ELF_WRITE_H
 #define MKF_ELF_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "call_patch.h"
 
 struct mkf_sym_edit {
 	size_t sym_idx;
@@ -16,11 +19,20 @@ struct mkf_sym_edit {
 	const char *name;
 	/* Relocations against sym_idx move to this symbol; -1: none. */
 	long redirect_to;
+	/* Make the symbol STB_WEAK. */
+	bool weaken;
 };
 
 struct mkf_elf_edits {
 	const struct mkf_sym_edit *syms;
 	size_t sym_cnt;
+	/*
+	 * New contents of whole sections (call_patch.c: code, relocations,
+	 * .symtab, .BTF.ext). The symbol and relocation edits above apply on
+	 * top of a replaced .symtab or relocation section.
+	 */
+	const struct mkf_scn_edit *scns;
+	size_t scn_cnt;
 	/* New contents of .BTF; NULL keeps it. */
 	const void *btf_data;
 	size_t btf_size;

@@ -420,6 +420,15 @@ struct mkf_plan_opts {
 	size_t sz;
 	/* Name used in messages (default "object"). */
 	const char *object_name;
+	/*
+	 * A strong extern that fits nothing is made weak instead of left
+	 * unresolved (MKF_DECISION_WEAKEN): libbpf then resolves it to 0,
+	 * so a program that calls it only behind bpf_ksym_exists() loads
+	 * (the class of sched_ext's "strong extern to a removed kfunc
+	 * blocks the whole scheduler"). Off by default: then the plan
+	 * reports it unresolved, with the diagnosis.
+	 */
+	bool weaken_unresolved;
 	/* On failure, the error's text (see the top of this file). */
 	char *err_buf;
 	size_t err_buf_sz;
@@ -434,6 +443,9 @@ enum mkf_decision {
 	MKF_DECISION_LEAVE_WEAK,
 	/* Strong extern, nothing fits: left alone, the reason says why. */
 	MKF_DECISION_UNRESOLVED,
+	/* Strong extern, nothing fits, made weak on request
+	 * (weaken_unresolved): libbpf resolves it to 0. */
+	MKF_DECISION_WEAKEN,
 };
 
 /*
@@ -455,6 +467,15 @@ enum mkf_rule {
 	MKF_RULE_IMPL_EXTEND,
 	/* Callable B_impl compatible with P. */
 	MKF_RULE_IMPL_SAME,
+	/*
+	 * Callable B, or then B_impl, with P's parameter count, differing
+	 * from P only in the types of parameters the kernel marks
+	 * verifier-provided (7.x's "struct bpf_prog_aux *aux" against
+	 * 6.16's "void *aux__prog"): P takes the kernel's types. Tried where
+	 * same or impl-same would apply.
+	 */
+	MKF_RULE_RETYPE,
+	MKF_RULE_IMPL_RETYPE,
 };
 
 enum mkf_proto_change {
@@ -463,6 +484,8 @@ enum mkf_proto_change {
 	MKF_PROTO_EXTEND,
 	/* Trailing parameters the program passes as dummies dropped. */
 	MKF_PROTO_SHRINK,
+	/* Same count; verifier-provided parameters take the kernel's types. */
+	MKF_PROTO_RETYPE,
 };
 
 /* What plain libbpf (no rewrite) would do with the extern. */
@@ -528,7 +551,7 @@ MKF_API const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan 
  * @brief **mkf_plan__unresolved_cnt()** counts strong externs that fit
  * nothing.
  * @param plan the plan
- * @return entries with MKF_DECISION_UNRESOLVED
+ * @return entries with MKF_DECISION_UNRESOLVED (not those made weak)
  */
 MKF_API size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan);
 /**
@@ -599,13 +622,24 @@ MKF_API int mkf_plan_entry__param_delta(const struct mkf_plan_entry *entry);
  */
 MKF_API const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *entry);
 /**
- * @brief **mkf_plan_entry__refused()** tells whether a candidate was
- * refused because binding it needs an instruction fix-up this version
- * does not do (a verifier-checked scalar parameter).
+ * @brief **mkf_plan_entry__set_regs()** says which registers the
+ * rewrite sets before every call to the extern.
  * @param entry the entry
- * @return whether such a candidate was refused
+ * @return a mask, bit N for register RN: the parameters appended that
+ * the verifier checks as scalars before it fills them in (the node
+ * offset of bpf_list_push_{front,back}_impl, R4, and of
+ * bpf_rbtree_add_impl, R5); "RN = 0" is inserted right before each
+ * call site. 0 when nothing is inserted.
  */
-MKF_API bool mkf_plan_entry__refused(const struct mkf_plan_entry *entry);
+MKF_API __u32 mkf_plan_entry__set_regs(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__call_site_cnt()** counts the object's calls
+ * to the extern.
+ * @param entry the entry
+ * @return call instructions in every program and subprogram; with
+ * mkf_plan_entry__set_regs(), each of them gets the instructions
+ */
+MKF_API size_t mkf_plan_entry__call_site_cnt(const struct mkf_plan_entry *entry);
 /**
  * @brief **mkf_plan_entry__libbpf_outcome()** says what plain libbpf
  * would do with the extern, unrewritten.
@@ -624,22 +658,23 @@ MKF_API const char *mkf_plan_entry__reason(const struct mkf_plan_entry *entry);
 /**
  * @brief **mkf_decision_str()** names a decision.
  * @param decision the decision
- * @return "bind", "leave-weak", "unresolved"; NULL with errno EINVAL
- * for an unknown value
+ * @return "bind", "leave-weak", "unresolved", "weaken"; NULL with errno
+ * EINVAL for an unknown value
  */
 MKF_API const char *mkf_decision_str(enum mkf_decision decision);
 /**
  * @brief **mkf_rule_str()** names a rule.
  * @param rule the rule
  * @return "same", "extend", "shrink", "impl-extend", "impl-same",
- * "none"; NULL with errno EINVAL for an unknown value
+ * "retype", "impl-retype", "none"; NULL with errno EINVAL for an unknown
+ * value
  */
 MKF_API const char *mkf_rule_str(enum mkf_rule rule);
 /**
  * @brief **mkf_proto_change_str()** names a prototype change.
  * @param change the change
- * @return "same", "extend", "shrink"; NULL with errno EINVAL for an
- * unknown value
+ * @return "same", "extend", "shrink", "retype"; NULL with errno EINVAL
+ * for an unknown value
  */
 MKF_API const char *mkf_proto_change_str(enum mkf_proto_change change);
 /**
@@ -695,6 +730,8 @@ struct mkf_open_opts {
 	/* Open even if a strong extern fits nothing (libbpf will then
 	 * fail at load time); by default opening fails with ESRCH. */
 	bool allow_unresolved;
+	/* Make such externs weak instead (see mkf_plan_opts). */
+	bool weaken_unresolved;
 	/* On failure, the error's text (see the top of this file). */
 	char *err_buf;
 	size_t err_buf_sz;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libelf.h>
+#include <linux/bpf.h>
 #include <linux/btf.h>
 
 #include "btf_util.h"
@@ -291,6 +292,59 @@ static int collect_externs(struct mkf_obj *obj)
 }
 
 /*
+ * Count each extern's call sites: relocations of a code section against
+ * the extern's symbol that sit on a call instruction (the kfunc calls
+ * libbpf resolves). What the rewrite patches when it sets registers.
+ */
+static int count_calls(struct mkf_obj *obj)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh, tsh;
+	size_t i, k, *ext_of;
+	int err = 0;
+
+	if (!obj->extern_cnt)
+		return 0;
+	ext_of = calloc(obj->sym_cnt + 1, sizeof(*ext_of));
+	if (!ext_of)
+		return -ENOMEM;
+	for (i = 0; i < obj->extern_cnt; i++)
+		ext_of[obj->externs[i].sym_idx] = i + 1;
+	while (!err && (scn = elf_nextscn(obj->elf, scn))) {
+		Elf_Scn *target;
+		Elf_Data *rd, *td;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL ||
+		    sh.sh_link != obj->symtab_shndx)
+			continue;
+		target = elf_getscn(obj->elf, sh.sh_info);
+		if (!target || !gelf_getshdr(target, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+			continue;
+		rd = elf_getdata(scn, NULL);
+		td = elf_getdata(target, NULL);
+		for (k = 0; rd && td && td->d_buf && k < rd->d_size / sizeof(Elf64_Rel); k++) {
+			GElf_Rel r;
+			size_t sym;
+			const struct bpf_insn *insn;
+
+			if (!gelf_getrel(rd, (int)k, &r)) {
+				err = -EINVAL;
+				break;
+			}
+			sym = GELF_R_SYM(r.r_info);
+			if (sym >= obj->sym_cnt || !ext_of[sym] || r.r_offset % sizeof(*insn) ||
+			    r.r_offset + sizeof(*insn) > td->d_size)
+				continue;
+			insn = (const struct bpf_insn *)((const char *)td->d_buf + r.r_offset);
+			if (insn->code == (BPF_JMP | BPF_CALL))
+				obj->externs[ext_of[sym] - 1].call_cnt++;
+		}
+	}
+	free(ext_of);
+	return err;
+}
+
+/*
  * Every section header readable and every section inside the image:
  * libelf reads them lazily, so a truncated object would otherwise look
  * like one without sections.
@@ -436,6 +490,8 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 			goto err_out;
 	}
 	err = collect_externs(obj);
+	if (!err)
+		err = count_calls(obj);
 	if (err)
 		goto err_out;
 	return 0;

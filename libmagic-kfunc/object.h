@@ -18,6 +18,7 @@ struct mkf_extern {
 	__u32 func_id;		/* BTF FUNC */
 	__u32 proto_id;		/* its FUNC_PROTO */
 	bool weak;
+	size_t call_cnt;	/* kfunc calls to it in the code sections */
 };
 
 struct mkf_btf_name {

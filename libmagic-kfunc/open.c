@@ -47,7 +47,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		   const struct bpf_object_open_opts *opts, const struct mkf_open_opts *mo,
 		   void **out, size_t *out_sz)
 {
-	MKF_OPTS(mkf_plan_opts, popts, .object_name = name);
+	MKF_OPTS(mkf_plan_opts, popts, .object_name = name,
+		 .weaken_unresolved = OPTS_GET(mo, weaken_unresolved, false));
 	struct mkf_kernel *owned;
 	const struct mkf_kernel *k;
 	struct mkf_plan *plan;

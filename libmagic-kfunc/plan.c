@@ -19,10 +19,12 @@
 
 bool mkf_entry_changes(const struct mkf_plan_entry *e)
 {
+	if (e->decision == MKF_DECISION_WEAKEN)
+		return true;
 	if (e->decision != MKF_DECISION_BIND)
 		return false;
 	return e->merged_into >= 0 || e->change != MKF_PROTO_SAME ||
-	       strcmp(e->name, e->kernel_name);
+	       strcmp(e->name, e->kernel_name) || (e->set_regs && e->call_cnt);
 }
 
 static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
@@ -49,7 +51,8 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 	e->rule = res.rule;
 	e->change = res.change;
 	e->delta = res.delta;
-	e->refused = res.refused;
+	e->set_regs = res.set_regs;
+	e->call_cnt = ext->call_cnt;
 	e->libbpf = res.libbpf;
 	e->reason = res.reason;
 	res.reason = NULL;
@@ -60,7 +63,7 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 		if (!e->kernel_name || (mod && !e->module))
 			err = -ENOMEM;
 	}
-	if (!err && res.change == MKF_PROTO_EXTEND) {
+	if (!err && (res.change == MKF_PROTO_EXTEND || res.change == MKF_PROTO_RETYPE)) {
 		id = mkf_btf_import_type(plan->types, res.target->btf, res.target->proto);
 		if (id < 0)
 			err = id;
@@ -174,17 +177,40 @@ static int note_name_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
 	return err;
 }
 
+/* On request: strong externs that fit nothing become weak ones. */
+static int weaken_unresolved(struct mkf_plan *plan)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < plan->entry_cnt && !err; i++) {
+		struct mkf_plan_entry *e = &plan->entries[i];
+
+		if (e->decision != MKF_DECISION_UNRESOLVED)
+			continue;
+		e->decision = MKF_DECISION_WEAKEN;
+		err = append_reason(e, "  weakened (weaken_unresolved): the extern is made weak, so "
+				    "libbpf resolves it to 0 and the program must reach it only "
+				    "behind bpf_ksym_exists()%s\n",
+				    e->libbpf == MKF_LIBBPF_INCOMPATIBLE
+				    ? "; libbpf 1.1 still refuses the object: the kernel has a "
+				      "function of that name with another prototype" : "");
+	}
+	return err;
+}
+
 static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
 {
 	/*
-	 * Warn about what will fail: an unresolved strong extern, a refused
-	 * candidate, and a weak extern left alone that libbpf 1.1 refuses
+	 * Warn about what will fail: an unresolved strong extern, a name
+	 * clash, and a weak extern left alone that libbpf 1.1 refuses
 	 * (with the whole object) instead of resolving it to 0.
 	 */
-	if (e->decision == MKF_DECISION_UNRESOLVED || e->refused || e->name_clash ||
+	if (e->decision == MKF_DECISION_UNRESOLVED || e->name_clash ||
 	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE))
 		pr_warn("%s: extern '%s' %s", obj_name, e->name, e->reason);
-	else if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK)
+	else if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK ||
+		 e->decision == MKF_DECISION_WEAKEN)
 		pr_info("%s: extern '%s' %s", obj_name, e->name, e->reason);
 	else
 		pr_debug("%s: extern '%s' %s", obj_name, e->name, e->reason);
@@ -235,6 +261,8 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 	err = merge_entries(plan);
 	if (!err)
 		err = note_name_clashes(plan, &obj);
+	if (!err && OPTS_GET(opts, weaken_unresolved, false))
+		err = weaken_unresolved(plan);
 	if (err)
 		goto out;
 	for (i = 0; i < plan->entry_cnt; i++) {
@@ -369,9 +397,14 @@ const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *e)
 	return GET(e, e->merged_into >= 0 ? e->merged_name : NULL, NULL);
 }
 
-bool mkf_plan_entry__refused(const struct mkf_plan_entry *e)
+__u32 mkf_plan_entry__set_regs(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->refused, false);
+	return GET(e, e->set_regs, 0);
+}
+
+size_t mkf_plan_entry__call_site_cnt(const struct mkf_plan_entry *e)
+{
+	return GET(e, e->call_cnt, 0);
 }
 
 enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
@@ -391,6 +424,7 @@ const char *mkf_decision_str(enum mkf_decision d)
 	case MKF_DECISION_BIND: return "bind";
 	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
 	case MKF_DECISION_UNRESOLVED: return "unresolved";
+	case MKF_DECISION_WEAKEN: return "weaken";
 	}
 	return mkf_err_ptr(-EINVAL);
 }
@@ -404,6 +438,8 @@ const char *mkf_rule_str(enum mkf_rule rule)
 	case MKF_RULE_SHRINK: return "shrink";
 	case MKF_RULE_IMPL_EXTEND: return "impl-extend";
 	case MKF_RULE_IMPL_SAME: return "impl-same";
+	case MKF_RULE_RETYPE: return "retype";
+	case MKF_RULE_IMPL_RETYPE: return "impl-retype";
 	}
 	return mkf_err_ptr(-EINVAL);
 }
@@ -414,6 +450,7 @@ const char *mkf_proto_change_str(enum mkf_proto_change change)
 	case MKF_PROTO_SAME: return "same";
 	case MKF_PROTO_EXTEND: return "extend";
 	case MKF_PROTO_SHRINK: return "shrink";
+	case MKF_PROTO_RETYPE: return "retype";
 	}
 	return mkf_err_ptr(-EINVAL);
 }

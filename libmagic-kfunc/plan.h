@@ -21,7 +21,8 @@ struct mkf_plan_entry {
 	char *module;			/* NULL for vmlinux */
 	enum mkf_proto_change change;
 	int delta;
-	bool refused;
+	__u32 set_regs;			/* registers set to 0 before each call */
+	size_t call_cnt;		/* calls to the extern in the object */
 	enum mkf_libbpf_outcome libbpf;
 	char *reason;
 	long merged_into;		/* entry now carrying the calls, or -1 */
@@ -29,7 +30,8 @@ struct mkf_plan_entry {
 	bool name_clash;		/* another extern has or takes its (new) name */
 	/*
 	 * MKF_PROTO_EXTEND: the kernel prototype, copied into plan->types,
-	 * whose params [nparams, nparams + delta) get appended.
+	 * whose params [nparams, nparams + delta) get appended;
+	 * MKF_PROTO_RETYPE: the one whose params replace the program's.
 	 */
 	__u32 extra_proto;
 };

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Plan application: turn a plan's decisions into BTF edits (btf_edit.c)
- * and ELF edits (elf_write.c).
+ * Plan application: turn a plan's decisions into BTF edits (btf_edit.c),
+ * instruction patches before calls (call_patch.c) and ELF edits
+ * (elf_write.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf_edit.h"
+#include "call_patch.h"
+#include "elf_util.h"
 #include "elf_write.h"
 #include "log.h"
 #include "object.h"
@@ -42,6 +45,10 @@ static int final_proto(struct mkf_obj *obj, const struct mkf_plan *plan,
 	case MKF_PROTO_SHRINK:
 		return mkf_btf_add_proto(obj->btf, x->proto_id, e->nparams + e->delta,
 					 NULL, 0, 0, 0);
+	case MKF_PROTO_RETYPE:
+		/* The return type stays the program's, every param the kernel's. */
+		return mkf_btf_add_proto(obj->btf, x->proto_id, 0, plan->types, e->extra_proto, 0,
+					 e->nparams);
 	default:
 		return (int)x->proto_id;
 	}
@@ -64,7 +71,7 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 	for (i = 0; i < n && !err; i++) {
 		const struct mkf_plan_entry *e = &plan->entries[i];
 
-		if (!mkf_entry_changes(e) || e->merged_into >= 0)
+		if (!mkf_entry_changes(e) || e->merged_into >= 0 || e->decision != MKF_DECISION_BIND)
 			continue;
 		protos[i] = final_proto(obj, plan, e, &obj->externs[i]);
 		names[i] = btf__add_str(obj->btf, e->kernel_name);
@@ -92,6 +99,15 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 
 		if (!mkf_entry_changes(e))
 			continue;
+		if (e->decision == MKF_DECISION_WEAKEN) {
+			/* Only the symbol's binding: libbpf reads weakness from it. */
+			s = &syms[(*sym_cnt)++];
+			s->sym_idx = e->sym_idx;
+			s->name = e->name;
+			s->redirect_to = -1;
+			s->weaken = true;
+			continue;
+		}
 		err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
 		if (e->merged_into < 0 && !strcmp(e->name, e->kernel_name))
 			continue; /* name unchanged: nothing for the symbol table */
@@ -112,10 +128,50 @@ out:
 	return err;
 }
 
+/*
+ * Entries whose calls need registers set (mkf_plan_entry__set_regs()):
+ * patch the code before every call to them. Works on the object as
+ * read, before renames and merges (those apply on top).
+ */
+static int call_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
+		      struct mkf_scn_edits *scns)
+{
+	struct mkf_call_regs *want = calloc(plan->entry_cnt + 1, sizeof(*want));
+	const void *btf_raw = NULL;
+	size_t i, n = 0, btf_sz = 0;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	int err;
+
+	if (!want)
+		return -ENOMEM;
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+
+		if (e->decision == MKF_DECISION_BIND && e->set_regs && e->call_cnt) {
+			want[n].sym_idx = e->sym_idx;
+			want[n++].regs = e->set_regs;
+		}
+	}
+	if (!n) {
+		free(want);
+		return 0;
+	}
+	scn = mkf_elf_find_scn(obj->elf, ".BTF", &sh);
+	if (scn && elf_getdata(scn, NULL)) {
+		btf_raw = elf_getdata(scn, NULL)->d_buf;
+		btf_sz = elf_getdata(scn, NULL)->d_size;
+	}
+	err = mkf_call_patch(obj->elf, obj->symtab_shndx, want, n, btf_raw, btf_sz, scns);
+	free(want);
+	return err;
+}
+
 static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
 		   void **new_buf, size_t *new_sz)
 {
 	struct mkf_elf_edits edits = {};
+	struct mkf_scn_edits scns = {};
 	struct mkf_sym_edit *syms = NULL;
 	struct mkf_obj obj;
 	const void *raw;
@@ -157,16 +213,22 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	err = plan_edits(&obj, plan, syms, &edits.sym_cnt);
 	if (err)
 		goto out;
+	err = call_edits(&obj, plan, &scns);
+	if (err)
+		goto out;
 	raw = btf__raw_data(obj.btf, &raw_sz);
 	if (!raw) {
 		err = -ENOMEM;
 		goto out;
 	}
+	edits.scns = scns.v;
+	edits.scn_cnt = scns.cnt;
 	edits.syms = syms;
 	edits.btf_data = raw;
 	edits.btf_size = raw_sz;
 	err = mkf_elf_write(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
 out:
+	mkf_scn_edits_free(&scns);
 	free(syms);
 	mkf_obj_release(&obj);
 	return err;

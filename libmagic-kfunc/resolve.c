@@ -15,7 +15,9 @@
  *   none [6]: leave the extern alone (weak: resolves to 0), with a
  *      diagnosis listing each candidate and why it does not fit.
  * Extending over a parameter the verifier checks as a scalar before
- * filling it in is refused: the call would leave that register unset.
+ * filling it in (the node offset of bpf_list_push_*_impl) binds too, and
+ * says which registers the rewrite must set before every call: a call
+ * written without the parameter would leave that register unset.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,9 +33,10 @@
 #define IMPL_SUFFIX "_impl"
 
 enum check {
-	CHECK_REFUSED = -1,
 	CHECK_NO = 0,
 	CHECK_OK = 1,
+	/* Compatible but for the types of verifier-provided params. */
+	CHECK_RETYPE = 2,
 };
 
 struct ctx {
@@ -43,7 +46,7 @@ struct ctx {
 	int n;				/* the program's parameter count */
 	char *b, *bi;			/* B and B_impl */
 	const struct mkf_func *fb, *fi;
-	bool refused;
+	__u32 set_regs;			/* registers to set before each call */
 	bool by_type_only;		/* extended params provided by type only */
 	struct mkf_sb params;		/* the params appended or dropped */
 };
@@ -87,6 +90,40 @@ static const char *b_status(const struct ctx *c)
 	return "does not fit";
 }
 
+/* libbpf's rules for two types, modifiers and typedefs skipped first. */
+static bool compat_skipping(const struct btf *lb, __u32 lid, const struct btf *kb, __u32 kid)
+{
+	mkf_skip_mods_typedefs(lb, lid, &lid);
+	mkf_skip_mods_typedefs(kb, kid, &kid);
+	return mkf_types_compat(lb, lid, kb, kid) == 1;
+}
+
+/*
+ * Rules retype and impl-retype: the prototypes differ only in the types
+ * of parameters the kernel's side marks verifier-provided (7.x's
+ * "struct bpf_prog_aux *aux" against 6.16's "void *aux__prog"): the
+ * verifier ignores what the program passes there, so the program's
+ * declaration takes the kernel's types.
+ */
+static bool retype_fits(struct ctx *c, const struct mkf_func *fn)
+{
+	const struct btf_type *lp = btf__type_by_id(c->lb, c->ext->proto_id);
+	const struct btf_type *kp = btf__type_by_id(fn->btf, fn->proto);
+	const struct btf_param *l = btf_params(lp), *k = btf_params(kp);
+	int i, retyped = 0;
+
+	if (!compat_skipping(c->lb, lp->type, fn->btf, kp->type))
+		return false;
+	for (i = 0; i < c->n; i++) {
+		if (compat_skipping(c->lb, l[i].type, fn->btf, k[i].type))
+			continue;
+		if (mkf_param_info(fn->btf, fn->name, fn->proto, i).kind != MKF_PARAM_PROVIDED)
+			return false;
+		retyped++;
+	}
+	return retyped > 0;
+}
+
 /* Rules same and impl-same: same parameter count and libbpf-compatible. */
 static enum check check_same(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
 {
@@ -99,6 +136,8 @@ static enum check check_same(struct ctx *c, const struct mkf_func *fn, struct mk
 	}
 	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto))
 		return CHECK_OK;
+	if (retype_fits(c, fn))
+		return CHECK_RETYPE;
 	mkf_sb_printf(why, "      prototype incompatible (libbpf's rules):\n");
 	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0)
 		mkf_sb_printf(why, "%s", diff.buf);
@@ -152,16 +191,11 @@ static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct 
 
 	if (!mkf_proto_extends(c->lb, c->ext->proto_id, c->n, fn, why, &scalar, &by_type))
 		return CHECK_NO;
-	if (scalar >= 0) {
-		param_desc(fn, scalar, desc, sizeof(desc));
-		mkf_sb_printf(why, "      refused: param %d '%s' is filled by the verifier only after it "
-			  "checked R%d holds a scalar; a call written without it leaves R%d unset "
-			  "(\"R%d is not a scalar\"). Binding needs an instruction fix-up "
-			  "(R%d = 0 before the call) that this version does not do\n",
-			  scalar + 1, desc, scalar + 1, scalar + 1, scalar + 1, scalar + 1);
-		c->refused = true;
-		return CHECK_REFUSED;
-	}
+	/* Every checked scalar among the extra params: R(i + 1) = 0 first. */
+	c->set_regs = 0;
+	for (i = scalar; i >= 0 && i < m; i++)
+		if (mkf_param_info(fn->btf, fn->name, fn->proto, i).kind == MKF_PARAM_CHECKED_SCALAR)
+			c->set_regs |= 1u << (i + 1);
 	mkf_sb_free(&c->params);
 	for (i = c->n; i < m; i++) {
 		param_desc(fn, i, desc, sizeof(desc));
@@ -307,8 +341,24 @@ static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
 	case MKF_RULE_IMPL_SAME:
 		mkf_sb_printf(r, "'%s' %s; '%s' is compatible", c->b, b_status(c), fn->name);
 		break;
+	case MKF_RULE_RETYPE:
+	case MKF_RULE_IMPL_RETYPE:
+		mkf_sb_printf(r, "callable; it differs from the program's prototype only in the types "
+			      "of verifier-provided params, which the verifier ignores; the program's "
+			      "declaration takes the kernel's types");
+		break;
 	case MKF_RULE_NONE:
 		break;
+	}
+	if (c->set_regs && res->change == MKF_PROTO_EXTEND) {
+		mkf_sb_printf(r, "; the verifier checks that");
+		for (int i = 1; i <= 5; i++)
+			if (c->set_regs & (1u << i))
+				mkf_sb_printf(r, " R%d", i);
+		mkf_sb_printf(r, " hold%s a scalar before it fills in the value, so the rewrite sets "
+			      "%s to 0 before every call", (c->set_regs & (c->set_regs - 1)) ? "" : "s",
+			      (c->set_regs & (c->set_regs - 1)) ? "them" : "it");
+		res->set_regs = c->set_regs;
 	}
 	if (strcmp(c->ext->name, fn->name))
 		mkf_sb_printf(r, "; renamed from '%s'", c->ext->name);
@@ -321,6 +371,7 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	struct mkf_sb why_b = {}, why_i = {}, reason = {}, remark = {};
 	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext };
 	size_t elen, slen = strlen(IMPL_SUFFIX);
+	enum check chk = CHECK_NO;
 	char loc[96];
 	int m, err = 0;
 
@@ -348,8 +399,10 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		m = proto_vlen(c.fb->btf, c.fb->proto);
 		where(kernel, c.fb, loc, sizeof(loc));
 		mkf_sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);
-		if (m == c.n && check_same(&c, c.fb, &why_b) == CHECK_OK)
+		if (m == c.n && (chk = check_same(&c, c.fb, &why_b)) == CHECK_OK)
 			bind(&c, res, MKF_RULE_SAME, c.fb, MKF_PROTO_SAME, &reason);
+		else if (m == c.n && chk == CHECK_RETYPE)
+			bind(&c, res, MKF_RULE_RETYPE, c.fb, MKF_PROTO_RETYPE, &reason);
 		else if (m > c.n && check_extend(&c, c.fb, &why_b) == CHECK_OK)
 			bind(&c, res, MKF_RULE_EXTEND, c.fb, MKF_PROTO_EXTEND, &reason);
 		else if (m < c.n && check_shrink(&c, &why_b) == CHECK_OK)
@@ -367,8 +420,10 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		mkf_sb_printf(&why_i, "  - '%s' (%s), callable:\n", c.bi, loc);
 		if (m > c.n && check_extend(&c, c.fi, &why_i) == CHECK_OK)
 			bind(&c, res, MKF_RULE_IMPL_EXTEND, c.fi, MKF_PROTO_EXTEND, &reason);
-		else if (m == c.n && check_same(&c, c.fi, &why_i) == CHECK_OK)
+		else if (m == c.n && (chk = check_same(&c, c.fi, &why_i)) == CHECK_OK)
 			bind(&c, res, MKF_RULE_IMPL_SAME, c.fi, MKF_PROTO_SAME, &reason);
+		else if (m == c.n && chk == CHECK_RETYPE)
+			bind(&c, res, MKF_RULE_IMPL_RETYPE, c.fi, MKF_PROTO_RETYPE, &reason);
 		else if (m < c.n)
 			mkf_sb_printf(&why_i, "      takes %d params, fewer than the program's %d: only "
 				  "'%s' may drop trailing dummies (rule shrink)\n", m, c.n, c.b);
@@ -382,15 +437,12 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 		if (ext->weak)
 			mkf_sb_printf(&reason, "left alone, rule none: no kernel function fits; the weak "
-				  "extern resolves to 0 (bpf_ksym_exists() is false)%s\n",
-				  c.refused ? "; a candidate was refused" : "");
+				  "extern resolves to 0 (bpf_ksym_exists() is false)\n");
 		else
 			mkf_sb_printf(&reason, "unresolved, rule none: no kernel function fits the strong "
-				  "extern '%s'; loading will fail%s\n", ext->name,
-				  c.refused ? "; a candidate was refused" : "");
+				  "extern '%s'; loading will fail\n", ext->name);
 		mkf_sb_printf(&reason, "%s%s", why_b.buf ? why_b.buf : "", why_i.buf ? why_i.buf : "");
 	}
-	res->refused = c.refused;
 	if (remark.buf)
 		mkf_sb_printf(&reason, "%s", remark.buf);
 	res->reason = mkf_sb_steal(&reason);

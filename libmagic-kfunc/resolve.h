@@ -26,7 +26,9 @@ struct mkf_resolution {
 	 * being the program's parameter count.
 	 */
 	int delta;
-	bool refused;				/* see mkf_plan_entry__refused() */
+	/* Registers (bit N: RN) the rewrite sets to 0 before each call:
+	 * verifier-checked scalars among the appended params. */
+	__u32 set_regs;
 	enum mkf_libbpf_outcome libbpf;		/* what plain libbpf would do */
 	char *reason;				/* malloc'd, never NULL on success */
 };

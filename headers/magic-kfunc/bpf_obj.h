@@ -10,17 +10,17 @@
  *                bpf_list_push_back_impl(head, node, void *meta__ign, u64 off)
  *   7.2, 7.3:    the forms below added; the legacy _impl forms stay callable
  *
- * What libmagic-kfunc does on 6.12 - 7.0 (its plan, as "magic-kfunc
- * explain" shows it against those kernels' BTF; not run in guests):
- * bpf_obj_new, bpf_obj_drop, bpf_percpu_obj_new, bpf_percpu_obj_drop and
- * bpf_refcount_acquire are bound to their _impl (rule impl-extend: the meta
- * argument is verifier-provided). bpf_list_push_front/_back and
- * bpf_rbtree_add are left unresolved, the weak extern 0, and the plan
- * says why: binding their _impl needs the "off" register set before the
- * call, an instruction fix-up this version does not do. Programs that
- * must push to lists or rbtrees there call the _impl forms themselves:
- * those are callable on every kernel up to 7.3 (kept by 7.2), so no
- * compat macro is needed.
+ * What libmagic-kfunc does on 6.12 - 7.0: every call is bound to the
+ * _impl form (rule impl-extend: the meta argument is verifier-provided),
+ * and before each call to bpf_list_push_front/_back and bpf_rbtree_add
+ * it inserts "R4 = 0" / "R5 = 0": the verifier checks that the offset
+ * register holds a scalar before it fills in the real offset
+ * (tests/kernel/graph-test runs this in guests). Plain libbpf finds none
+ * of these names there.
+ *
+ * bpf_list_pop_front/_back, bpf_rbtree_first and bpf_rbtree_remove take
+ * no verifier-provided argument and have kept their names and
+ * prototypes from 6.12 to 7.3.
  */
 #ifndef __MAGIC_KFUNC_BPF_OBJ_H
 #define __MAGIC_KFUNC_BPF_OBJ_H
@@ -37,6 +37,11 @@ extern int bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *
 extern int bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
 			  _Bool (*less)(struct bpf_rb_node *a, const struct bpf_rb_node *b))
 	__mkf_kfunc;
+extern struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head) __mkf_kfunc;
+extern struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head) __mkf_kfunc;
+extern struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root) __mkf_kfunc;
+extern struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root,
+					     struct bpf_rb_node *node) __mkf_kfunc;
 
 /*
  * The type-safe wrappers of the kernel's selftests, on the 7.2 names:

@@ -8,9 +8,10 @@ tests_bpf_objects = tests/bpf/wq_new.bpf.o tests/bpf/wq_old.bpf.o \
 	tests/bpf/wq_forged_aux.bpf.o tests/bpf/wq_bad_new.bpf.o \
 	tests/bpf/wq_bad_old.bpf.o tests/bpf/wq_bad_impl_aux.bpf.o \
 	tests/bpf/testmod_new.bpf.o tests/bpf/testmod_impl.bpf.o \
-	tests/bpf/testmod_old.bpf.o tests/bpf/testmod_trace.bpf.o
+	tests/bpf/testmod_old.bpf.o tests/bpf/testmod_trace.bpf.o \
+	tests/bpf/graph_new.bpf.o tests/bpf/graph_old.bpf.o
 tests_bpf_headers = tests/bpf/wq.h tests/bpf/wq_impl.h tests/bpf/wq_forged.h \
-	tests/bpf/wq_bad.h tests/bpf/testmod.h
+	tests/bpf/wq_bad.h tests/bpf/testmod.h tests/bpf/graph.h tests/bpf/graph_progs.h
 
 # Built by "make": compiling them needs no guest, and catches breakage early.
 noinst_DATA += $(tests_bpf_objects)

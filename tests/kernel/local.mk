@@ -3,7 +3,8 @@
 # per-kernel expectations for the bpf_wq programs of tests/bpf/, and the
 # module test of our patched kernel (kernel/testmod).
 
-EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test
+EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
+	tests/kernel/guest-report.sh
 
 if VM_TESTS
 # Built by "make" (not only "make check") so that a test script can be run
@@ -20,5 +21,5 @@ tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/gues
 tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
 tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
-TESTS += tests/kernel/wq-test tests/kernel/module-test
+TESTS += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test
 endif

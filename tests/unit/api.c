@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <gelf.h>
+
 #include "magic_kfunc.h"
 #include "fixtures.h"
 #include "kf_wq_new.skel.h"
@@ -101,6 +103,32 @@ static void remove_files(void)
 static void object_path(const char *base, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s/%s.bpf.o", MKF_UNIT_BUILDDIR, base);
+}
+
+/* A whole file into a malloc'd buffer; 0 or a negative errno. */
+static int read_whole(const char *path, void **buf, size_t *sz)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	*buf = NULL;
+	*sz = 0;
+	if (!f)
+		return -errno;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return -EIO;
+	}
+	*buf = malloc(n ? (size_t)n : 1);
+	if (*buf && fread(*buf, 1, (size_t)n, f) == (size_t)n) {
+		*sz = (size_t)n;
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	free(*buf);
+	*buf = NULL;
+	return -EIO;
 }
 
 /* ---- cases ---- */
@@ -238,23 +266,83 @@ static bool same_as_plain(struct bpf_object *obj, const char *path, char *why, s
 	return ok;
 }
 
+/* The binding of the undefined symbol named name in an ELF image. */
+static int sym_bind(const void *buf, size_t sz, const char *name)
+{
+	Elf *e = elf_memory((char *)buf, sz);
+	Elf_Scn *scn = NULL;
+	int bind = -1;
+
+	while (e && bind < 0 && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Sym sym;
+		int i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && gelf_getsym(d, i, &sym); i++) {
+			const char *n = elf_strptr(e, sh.sh_link, sym.st_name);
+
+			if (n && !strcmp(n, name) && sym.st_shndx == SHN_UNDEF)
+				bind = GELF_ST_BIND(sym.st_info);
+		}
+	}
+	if (e)
+		elf_end(e);
+	return bind;
+}
+
+/* weaken_unresolved: the strong extern that fits nothing becomes weak. */
+static void test_weaken(const struct mkf_kernel *k, const char *path)
+{
+	MKF_OPTS(mkf_plan_opts, po, .weaken_unresolved = true);
+	MKF_OPTS(mkf_open_opts, oo, .kernel = k, .weaken_unresolved = true);
+	const struct mkf_plan_entry *e;
+	struct mkf_plan *plan = NULL;
+	struct bpf_object *obj;
+	void *buf = NULL, *out = NULL;
+	size_t sz = 0, out_sz = 0;
+	int err;
+
+	err = k ? read_whole(path, &buf, &sz) : -EINVAL;
+	plan = err ? NULL : mkf_plan__compute(buf, sz, k, &po);
+	e = mkf_plan__find_entry(plan, "bpf_list_push_back");
+	T_EXPECT("weaken: the plan makes the strong extern weak, not unresolved",
+		 e && mkf_plan_entry__decision(e) == MKF_DECISION_WEAKEN &&
+		 mkf_plan__unresolved_cnt(plan) == 0 && mkf_plan__change_cnt(plan) == 1 &&
+		 strstr(mkf_plan_entry__reason(e), "weakened") &&
+		 !strcmp(mkf_decision_str(MKF_DECISION_WEAKEN), "weaken"));
+	err = plan ? mkf_object__rewrite(buf, sz, plan, &out, &out_sz, NULL) : -EINVAL;
+	T_EXPECT("weaken: the original symbol is global, the rewritten one weak",
+		 !err && sym_bind(buf, sz, "bpf_list_push_back") == STB_GLOBAL &&
+		 sym_bind(out, out_sz, "bpf_list_push_back") == STB_WEAK);
+	obj = mkf_object__open_file(path, NULL, &oo);
+	t_check("weaken: mkf_object__open_file opens it (no ESRCH)", obj != NULL, "errno %d",
+		errno);
+	bpf_object__close(obj);
+	mkf_plan__free(plan);
+	free(out);
+	free(buf);
+}
+
 static void test_open(void)
 {
-	struct btf *vm616 = fx_kernel(FX_616), *vm612 = fx_kernel(FX_612_DEB12);
-	struct mkf_kernel *k616 = mkf_kernel__new(vm616), *k612 = mkf_kernel__new(vm612);
+	struct btf *vm616 = fx_kernel(FX_616);
+	struct mkf_kernel *k616 = mkf_kernel__new(vm616);
 	struct mkf_plan *plan = NULL;
 	MKF_OPTS(mkf_open_opts, mo, .kernel = k616, .plan = &plan);
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = vmlinux_path);
 	MKF_OPTS(mkf_open_opts, mo_files, .kernel_opts = &ko);
-	MKF_OPTS(mkf_open_opts, mo612, .kernel = k612);
-	MKF_OPTS(mkf_open_opts, mo612_allow, .kernel = k612, .allow_unresolved = true);
 	LIBBPF_OPTS(bpf_object_open_opts, custom, .btf_custom_path = vmlinux_path);
+	struct mkf_kernel *kbare;
+	struct btf *bare;
 	const struct mkf_plan_entry *e;
 	char path[4096], why[256] = "";
 	struct bpf_object *obj;
 	void *buf = NULL;
 	size_t sz = 0;
-	FILE *f;
 
 	object_path("kf_wq_new", path, sizeof(path));
 	obj = mkf_object__open_file(path, NULL, &mo);
@@ -282,16 +370,7 @@ static void test_open(void)
 		"errno %d", errno);
 	bpf_object__close(obj);
 
-	f = fopen(path, "rb");
-	if (f) {
-		fseek(f, 0, SEEK_END);
-		sz = (size_t)ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(sz);
-		if (fread(buf, 1, sz, f) != sz)
-			sz = 0;
-		fclose(f);
-	}
+	read_whole(path, &buf, &sz);
 	obj = sz ? mkf_object__open_mem(buf, sz, NULL, &mo) : NULL;
 	t_check("open_mem: opens the rewritten image", obj &&
 		bpf_object__find_program_by_name(obj, "set_wq"), "errno %d", errno);
@@ -300,13 +379,23 @@ static void test_open(void)
 	plan = NULL;
 	free(buf);
 
+	/* A kernel without any list kfunc: kf_list's strong extern fits nothing. */
+	bare = btf__new_empty();
+	if (bare)
+		btf__add_int(bare, "int", 4, BTF_INT_SIGNED);
+	kbare = bare ? mkf_kernel__new(bare) : NULL;
+	MKF_OPTS(mkf_open_opts, mo_bare, .kernel = kbare);
+	MKF_OPTS(mkf_open_opts, mo_bare_allow, .kernel = kbare, .allow_unresolved = true);
 	object_path("kf_list", path, sizeof(path));
-	obj = mkf_object__open_file(path, NULL, &mo612);
+	obj = kbare ? mkf_object__open_file(path, NULL, &mo_bare) : NULL;
 	t_check("open_file: an unresolved strong extern fails with ESRCH", !obj && errno == ESRCH,
 		"errno %d", errno);
-	obj = mkf_object__open_file(path, NULL, &mo612_allow);
+	obj = kbare ? mkf_object__open_file(path, NULL, &mo_bare_allow) : NULL;
 	t_check("open_file: allow_unresolved opens anyway", obj != NULL, "errno %d", errno);
 	bpf_object__close(obj);
+	test_weaken(kbare, path);
+	mkf_kernel__free(kbare);
+	btf__free(bare);
 
 	object_path("does-not-exist", path, sizeof(path));
 	t_check("open_file: missing file -> NULL, ENOENT",
@@ -315,9 +404,7 @@ static void test_open(void)
 		!mkf_object__open_mem(NULL, 10, NULL, &mo) && errno == EINVAL, "errno %d", errno);
 
 	mkf_kernel__free(k616);
-	mkf_kernel__free(k612);
 	btf__free(vm616);
-	btf__free(vm612);
 }
 
 static void test_skeleton(void)
@@ -372,9 +459,8 @@ static bool stderr_has(libbpf_print_fn_t dflt, const char *level, const char *ne
 		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = vmlinux_path);
 		struct mkf_kernel *k;
 		struct mkf_plan *plan;
-		FILE *f;
 		void *buf;
-		long sz;
+		size_t sz;
 
 		dup2(pfd[1], 2);
 		close(pfd[0]);
@@ -386,16 +472,8 @@ static bool stderr_has(libbpf_print_fn_t dflt, const char *level, const char *ne
 		/* A debug line (kernel loaded), info lines (rewrites planned). */
 		k = mkf_kernel__load(&ko);
 		object_path("kf_wq_old", path, sizeof(path));
-		f = fopen(path, "rb");
-		if (!f || !k)
+		if (!k || read_whole(path, &buf, &sz))
 			_exit(1);
-		fseek(f, 0, SEEK_END);
-		sz = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(sz);
-		if (fread(buf, 1, sz, f) != (size_t)sz)
-			_exit(1);
-		fclose(f);
 		plan = mkf_plan__compute(buf, sz, k, NULL);
 		mkf_plan__free(plan);
 		mkf_kernel__free(k);
@@ -655,7 +733,8 @@ static void test_null_args(void)
 	Z(mkf_plan_entry__proto_change(NULL));
 	Z(mkf_plan_entry__param_delta(NULL));
 	Z(mkf_plan_entry__merged_into(NULL));
-	Z(mkf_plan_entry__refused(NULL));
+	Z(mkf_plan_entry__set_regs(NULL));
+	Z(mkf_plan_entry__call_site_cnt(NULL));
 	Z(mkf_plan_entry__libbpf_outcome(NULL));
 	Z(mkf_plan_entry__reason(NULL));
 	Z(mkf_kernel__new(NULL));

@@ -31,7 +31,7 @@ struct rcase {
 	const char *module_name;	/* NULL: vmlinux */
 	enum mkf_proto_change change;
 	int delta;
-	bool refused;
+	__u32 set_regs;			/* registers set before each call */
 	int libbpf;			/* enum mkf_libbpf_outcome or ANY */
 	const char *reason_has;		/* NULL: not checked */
 	const char *reason_lacks;	/* NULL: not checked */
@@ -44,6 +44,9 @@ struct rcase {
 #define R_SHR MKF_RULE_SHRINK
 #define R_IEXT MKF_RULE_IMPL_EXTEND
 #define R_ISAME MKF_RULE_IMPL_SAME
+#define R_IRET MKF_RULE_IMPL_RETYPE
+#define R_RET MKF_RULE_RETYPE
+#define RET MKF_PROTO_RETYPE
 #define LEAVE MKF_DECISION_LEAVE_WEAK
 #define UNRES MKF_DECISION_UNRESOLVED
 #define SAME MKF_PROTO_SAME
@@ -62,129 +65,135 @@ static const char TW[] = "bpf_task_work_schedule_signal",
 static const struct rcase cases[] = {
 	/* A program written for 7.x: bpf_wq_set_callback(wq, cb, flags). */
 	{ "wq-new/6.12-deb12 (no tags, aux__ign)", FX_612_DEB12, false, WQ, SH_WQ_NEW, true,
-	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__ign'", NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, 0, L_NF, "'void *aux__ign'", NULL },
 	{ "wq-new/6.12-deb13", FX_612_DEB13, false, WQ, SH_WQ_NEW, true,
-	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, 0, L_NF, NULL, NULL },
 	{ "wq-new/6.16 (aux__prog)", FX_616, false, WQ, SH_WQ_NEW, true,
-	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, "'void *aux__prog'", NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, 0, L_NF, "'void *aux__prog'", NULL },
 	{ "wq-new/6.18", FX_618, false, WQ, SH_WQ_NEW, false,
-	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, 0, L_NF, NULL, NULL },
 	{ "wq-new/7.0", FX_70, false, WQ, SH_WQ_NEW, true,
-	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, "renamed" },
+	  BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, "renamed" },
 	{ "wq-new/7.3", FX_73, false, WQ, SH_WQ_NEW, false,
-	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "wq-new/patched-6.12 (both callable, no tags)", FX_PATCHED_612, false, WQ, SH_WQ_NEW,
-	  true, BIND, R_SAME, WQ, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  true, BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "wq-new/old-pahole shape", FX_OLD_PAHOLE, false, WQ, SH_WQ_NEW, true,
-	  BIND, R_EXT, WQ, NULL, EXT, 1, false, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
+	  BIND, R_EXT, WQ, NULL, EXT, 1, 0, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
 
 	/* A program written for 6.x: bpf_wq_set_callback_impl(wq, cb, flags, NULL). */
 	{ "wq-old/6.12-deb12", FX_612_DEB12, false, WQI, SH_WQ_OLD, false,
-	  BIND, R_ISAME, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, WQI, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "wq-old/6.16", FX_616, false, WQI, SH_WQ_OLD, false,
-	  BIND, R_ISAME, WQI, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, WQI, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "wq-old/7.0 (shrink to the short form)", FX_70, false, WQI, SH_WQ_OLD, false,
-	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "'struct bpf_prog_aux *aux'", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "'struct bpf_prog_aux *aux'", NULL },
 	{ "wq-old/7.3", FX_73, false, WQI, SH_WQ_OLD, false,
-	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "renamed from 'bpf_wq_set_callback_impl'",
+	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "renamed from 'bpf_wq_set_callback_impl'",
 	  NULL },
 	{ "wq-old/7.0 weak (sched_ext-style compat)", FX_70, false, WQI, SH_WQ_OLD, true,
-	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "although the extern is weak", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "although the extern is weak", NULL },
 	{ "wq-old/patched-6.12 (prefers the short name)", FX_PATCHED_612, false, WQI, SH_WQ_OLD,
-	  false, BIND, R_SHR, WQ, NULL, SHR, -1, false, L_INC, "aux__magic", NULL },
-	{ "wq-old/old-pahole (no fit: per-param diagnosis)", FX_OLD_PAHOLE, false, WQI,
-	  SH_WQ_OLD, false, UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
-	  "param 4: program 'void *', kernel 'struct bpf_prog_aux *aux'", NULL },
+	  false, BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "aux__magic", NULL },
+	{ "wq-old/old-pahole (retype onto the unsplit prototype)", FX_OLD_PAHOLE, false, WQI,
+	  SH_WQ_OLD, false, BIND, R_RET, WQ, NULL, RET, 0, 0, L_NF,
+	  "rule retype", NULL },
+	{ "wq-aux/6.16 (retype: struct bpf_prog_aux * vs void *aux__prog)", FX_616, false, WQI,
+	  SH_WQ_AUX, false, BIND, R_IRET, WQI, NULL, RET, 0, 0, L_INC,
+	  "differs from the program's prototype only in the types of verifier-provided", NULL },
+	{ "wq-aux/6.12-deb12 (retype against void *aux__ign)", FX_612_DEB12, false, WQI,
+	  SH_WQ_AUX, false, BIND, R_IRET, WQI, NULL, RET, 0, 0, L_INC, NULL, NULL },
 	{ "wq-aux/7.0 (libbpf binds proto-only _impl)", FX_70, false, WQI, SH_WQ_AUX, false,
-	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_UNCALL, "verifier refuses the call", NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_UNCALL, "verifier refuses the call", NULL },
 
 	/* bpf_stream_vprintk across 6.16 - 7.x. */
 	{ "stream-new/6.16 weak (absent)", FX_616, false, ST, SH_STREAM_NEW, true,
-	  LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF, "resolves to 0", NULL },
+	  LEAVE, R_NONE, NULL, NULL, SAME, 0, 0, L_NF, "resolves to 0", NULL },
 	{ "stream-new/6.17 (5-arg public form)", FX_617, false, ST, SH_STREAM_NEW, true,
-	  BIND, R_EXT, ST, NULL, EXT, 1, false, L_INC, "aux__prog", "old-pahole" },
+	  BIND, R_EXT, ST, NULL, EXT, 1, 0, L_INC, "aux__prog", "old-pahole" },
 	{ "stream-new/6.18 (_impl only)", FX_618, false, ST, SH_STREAM_NEW, true,
-	  BIND, R_IEXT, STI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, STI, NULL, EXT, 1, 0, L_NF, NULL, NULL },
 	{ "stream-new/7.0", FX_70, false, ST, SH_STREAM_NEW, true,
-	  BIND, R_SAME, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, ST, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "stream-617/6.17", FX_617, false, ST, SH_STREAM_617, false,
-	  BIND, R_SAME, ST, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, ST, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "stream-617/6.18 (rename to _impl)", FX_618, false, ST, SH_STREAM_617, false,
-	  BIND, R_ISAME, STI, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_stream_vprintk'", NULL },
+	  BIND, R_ISAME, STI, NULL, SAME, 0, 0, L_NF, "renamed from 'bpf_stream_vprintk'", NULL },
 	{ "stream-617/7.0 (shrink)", FX_70, false, ST, SH_STREAM_617, false,
-	  BIND, R_SHR, ST, NULL, SHR, -1, false, L_INC, "kernel takes 4 params, the program passes 5",
+	  BIND, R_SHR, ST, NULL, SHR, -1, 0, L_INC, "kernel takes 4 params, the program passes 5",
 	  NULL },
 	{ "stream-617/6.16 strong (no candidate at all)", FX_616, false, ST, SH_STREAM_617,
-	  false, UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
+	  false, UNRES, R_NONE, NULL, NULL, SAME, 0, 0, L_NF,
 	  "'bpf_stream_vprintk_impl': not in vmlinux or module BTF", NULL },
 
 	/* bpf_task_work_schedule_signal. */
 	{ "task-work-new/6.18", FX_618, false, TW, SH_TW_NEW, true,
-	  BIND, R_IEXT, TWI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, TWI, NULL, EXT, 1, 0, L_NF, NULL, NULL },
 	{ "task-work-new/7.0", FX_70, false, TW, SH_TW_NEW, true,
-	  BIND, R_SAME, TW, NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, TW, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "task-work-new/6.16 weak (absent)", FX_616, false, TW, SH_TW_NEW, true,
-	  LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF, NULL, NULL },
+	  LEAVE, R_NONE, NULL, NULL, SAME, 0, 0, L_NF, NULL, NULL },
 	{ "task-work-old/7.0 (shrink)", FX_70, false, TWI, SH_TW_OLD, false,
-	  BIND, R_SHR, TW, NULL, SHR, -1, false, L_INC, NULL, NULL },
+	  BIND, R_SHR, TW, NULL, SHR, -1, 0, L_INC, NULL, NULL },
 
 	/* The btf_struct_meta family. */
 	{ "obj-new/6.12-deb12 (extend with meta__ign)", FX_612_DEB12, false, "bpf_obj_new",
-	  SH_OBJ_NEW, false, BIND, R_IEXT, "bpf_obj_new_impl", NULL, EXT, 1, false, L_NF,
+	  SH_OBJ_NEW, false, BIND, R_IEXT, "bpf_obj_new_impl", NULL, EXT, 1, 0, L_NF,
 	  "meta__ign", NULL },
 	{ "obj-new/7.3", FX_73, false, "bpf_obj_new", SH_OBJ_NEW, false,
-	  BIND, R_SAME, "bpf_obj_new", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, "bpf_obj_new", NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "obj-old/7.3 (shrink)", FX_73, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
-	  BIND, R_SHR, "bpf_obj_new", NULL, SHR, -1, false, L_OK, NULL, NULL },
+	  BIND, R_SHR, "bpf_obj_new", NULL, SHR, -1, 0, L_OK, NULL, NULL },
 	{ "obj-old/7.0", FX_70, false, "bpf_obj_new_impl", SH_OBJ_OLD, false,
-	  BIND, R_ISAME, "bpf_obj_new_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
-	{ "list-new/7.0 strong: refused (verifier-checked scalar)", FX_70, false,
-	  "bpf_list_push_back", SH_LIST_NEW, false, UNRES, R_NONE, NULL, NULL, SAME, 0, true, L_NF,
-	  "\"R4 is not a scalar\"", NULL },
-	{ "list-new/6.12-deb12 weak: refused, left alone", FX_612_DEB12, false,
-	  "bpf_list_push_back", SH_LIST_NEW, true, LEAVE, R_NONE, NULL, NULL, SAME, 0, true, L_NF,
-	  "instruction fix-up", NULL },
+	  BIND, R_ISAME, "bpf_obj_new_impl", NULL, SAME, 0, 0, L_OK, NULL, NULL },
+	{ "list-new/7.0 strong: R4 set before the call (verifier-checked scalar)", FX_70, false,
+	  "bpf_list_push_back", SH_LIST_NEW, false, BIND, R_IEXT, "bpf_list_push_back_impl", NULL,
+	  EXT, 2, 1u << 4, L_NF, "the verifier checks that R4 holds a scalar", NULL },
+	{ "list-new/6.12-deb12 weak: R4 set before the call", FX_612_DEB12, false,
+	  "bpf_list_push_back", SH_LIST_NEW, true, BIND, R_IEXT, "bpf_list_push_back_impl", NULL,
+	  EXT, 2, 1u << 4, L_NF, "sets it to 0 before every call", NULL },
 	{ "list-new/7.3", FX_73, false, "bpf_list_push_back", SH_LIST_NEW, false,
-	  BIND, R_SAME, "bpf_list_push_back", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_SAME, "bpf_list_push_back", NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "list-old/7.0", FX_70, false, "bpf_list_push_back_impl", SH_LIST_OLD, false,
-	  BIND, R_ISAME, "bpf_list_push_back_impl", NULL, SAME, 0, false, L_OK, NULL, NULL },
+	  BIND, R_ISAME, "bpf_list_push_back_impl", NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "list-old/7.3 (shrink by 2)", FX_73, false, "bpf_list_push_back_impl", SH_LIST_OLD,
-	  false, BIND, R_SHR, "bpf_list_push_back", NULL, SHR, -2, false, L_OK, NULL, NULL },
-	{ "rbtree-new/6.16 strong: refused (R5)", FX_616, false, "bpf_rbtree_add", SH_RB_NEW,
-	  false, UNRES, R_NONE, NULL, NULL, SAME, 0, true, L_NF, "R5", NULL },
+	  false, BIND, R_SHR, "bpf_list_push_back", NULL, SHR, -2, 0, L_OK, NULL, NULL },
+	{ "rbtree-new/6.16 strong: R5 set before the call", FX_616, false, "bpf_rbtree_add",
+	  SH_RB_NEW, false, BIND, R_IEXT, "bpf_rbtree_add_impl", NULL, EXT, 2, 1u << 5, L_NF,
+	  "R5 holds a scalar", NULL },
 
 	/* Module kfuncs (split BTF over vmlinux). */
 	{ "module/7.0 short form", FX_70, true, "mkf_testmod_magic", SH_MOD_NEW, false,
-	  BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, "module mkf_testmod",
+	  BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, 0, L_OK, "module mkf_testmod",
 	  NULL },
 	{ "module/7.0 old call shrinks", FX_70, true, "mkf_testmod_magic_impl", SH_MOD_OLD, false,
-	  BIND, R_SHR, "mkf_testmod_magic", "mkf_testmod", SHR, -1, false, L_INC, NULL, NULL },
+	  BIND, R_SHR, "mkf_testmod_magic", "mkf_testmod", SHR, -1, 0, L_INC, NULL, NULL },
 	{ "module/6.16 legacy-only extends", FX_616, true, "mkf_testmod_legacy", SH_MOD_NEW,
-	  false, BIND, R_IEXT, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, false, L_NF, NULL,
+	  false, BIND, R_IEXT, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, 0, L_NF, NULL,
 	  NULL },
 	{ "module/patched-6.12 untagged", FX_PATCHED_612, true, "mkf_testmod_magic", SH_MOD_NEW,
-	  false, BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, false, L_OK, NULL, NULL },
+	  false, BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, 0, L_OK, NULL, NULL },
 
 	/* ___flavor names: libbpf 1.1 looks them up verbatim, we strip. */
 	{ "flavor/6.16", FX_616, false, "bpf_wq_set_callback___new", SH_WQ_NEW, true,
-	  BIND, R_IEXT, WQI, NULL, EXT, 1, false, L_NF, NULL, NULL },
+	  BIND, R_IEXT, WQI, NULL, EXT, 1, 0, L_NF, NULL, NULL },
 	{ "flavor/7.0 renamed", FX_70, false, "bpf_wq_set_callback___v70", SH_WQ_NEW, true,
-	  BIND, R_SAME, WQ, NULL, SAME, 0, false, L_NF, "renamed from 'bpf_wq_set_callback___v70'",
+	  BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_NF, "renamed from 'bpf_wq_set_callback___v70'",
 	  NULL },
 	{ "flavor/7.0 old call", FX_70, false, "bpf_wq_set_callback_impl___old", SH_WQ_OLD, true,
-	  BIND, R_SHR, WQ, NULL, SHR, -1, false, L_NF, NULL, NULL },
+	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_NF, NULL, NULL },
 	{ "flavor/only the last suffix is stripped", FX_70, false, "bpf_wq_set_callback___a___b",
-	  SH_WQ_NEW, true, LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_NF,
+	  SH_WQ_NEW, true, LEAVE, R_NONE, NULL, NULL, SAME, 0, 0, L_NF,
 	  "'bpf_wq_set_callback___a'", NULL },
 
 	/* Weak vs strong with a real prototype mismatch. */
 	{ "mismatch/7.0 strong (diagnosis per param)", FX_70, false, WQ, SH_WQ_BADTYPE, false,
-	  UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_INC,
+	  UNRES, R_NONE, NULL, NULL, SAME, 0, 0, L_INC,
 	  "param 1: program 'int', kernel 'struct bpf_wq *wq'", NULL },
 	{ "mismatch/7.0 strong lists proto-only _impl", FX_70, false, WQ, SH_WQ_BADTYPE, false,
-	  UNRES, R_NONE, NULL, NULL, SAME, 0, false, L_INC, "prototype-only", NULL },
+	  UNRES, R_NONE, NULL, NULL, SAME, 0, 0, L_INC, "prototype-only", NULL },
 	{ "mismatch/7.0 weak (libbpf 1.1 refuses the object)", FX_70, false, WQ, SH_WQ_BADTYPE,
-	  true, LEAVE, R_NONE, NULL, NULL, SAME, 0, false, L_INC,
+	  true, LEAVE, R_NONE, NULL, NULL, SAME, 0, 0, L_INC,
 	  "refuses the whole object although the extern is weak", NULL },
 };
 
@@ -244,8 +253,8 @@ static void run_case(const struct rcase *c)
 		bad = "module";
 	else if (res.target && (res.change != c->change || res.delta != c->delta))
 		bad = "prototype change";
-	else if (res.refused != c->refused)
-		bad = "refusal";
+	else if (res.set_regs != c->set_regs)
+		bad = "registers set before the calls";
 	else if (c->libbpf != ANY && (int)res.libbpf != c->libbpf)
 		bad = "plain-libbpf outcome";
 	else if (c->reason_has && !strstr(res.reason, c->reason_has))
@@ -254,9 +263,9 @@ static void run_case(const struct rcase *c)
 		bad = "reason text (unexpected)";
 	if (bad)
 		snprintf(detail, sizeof(detail),
-			 "%s: got decision %d rule %s -> %s change %d delta %d refused %d libbpf %d; reason: %s",
+			 "%s: got decision %d rule %s -> %s change %d delta %d set_regs %#x libbpf %d; reason: %s",
 			 bad, res.decision, mkf_rule_str(res.rule), res.target ? res.target->name : "(none)",
-			 res.change, res.delta, res.refused, res.libbpf, res.reason);
+			 res.change, res.delta, res.set_regs, res.libbpf, res.reason);
 	t_check(name, !bad, "%s", detail);
 	if (getenv("MKF_TEST_VERBOSE"))
 		printf("%s", res.reason);
@@ -487,6 +496,10 @@ static const struct kshape kshapes[] = {
 	  NULL, "i:x,l:p__magic", BIND, R_IEXT, "foo_impl", "'long *p__magic'" },
 	{ "rule: the same long * without __magic is not", "foo", 1,
 	  NULL, "i:x,l:p", UNRES, R_NONE, NULL, "'long *p' is not verifier-provided" },
+	{ "retype: an ordinary param that differs forbids it", "foo_impl", 2,
+	  NULL, "l:p,a:aux", UNRES, R_NONE, NULL, "prototype incompatible" },
+	{ "retype: only the provided param differs", "foo_impl", 2,
+	  NULL, "i:x,a:aux", BIND, R_IRET, "foo_impl", "only in the types of verifier-provided" },
 	{ "rule: __ign on a non-void pointer is not provided", "foo", 1,
 	  NULL, "i:x,l:s__ign", UNRES, R_NONE, NULL, "'long *s__ign' is not verifier-provided" },
 };

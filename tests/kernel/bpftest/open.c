@@ -18,6 +18,8 @@ static const char *change_name(const struct mkf_plan_entry *e)
 		return "extended";
 	case MKF_PROTO_SHRINK:
 		return "shrunk";
+	case MKF_PROTO_RETYPE:
+		return "retyped";
 	default:
 		return "same prototype";
 	}
@@ -31,13 +33,23 @@ static void print_plan(const struct bt_case *c, const struct mkf_plan *plan)
 	for (i = 0; i < mkf_plan__entry_cnt(plan); i++) {
 		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
 
-		if (mkf_plan_entry__decision(e) == MKF_DECISION_BIND)
-			printf("# %s: %s -> %s (rule %s, %s)\n", c->label, mkf_plan_entry__name(e),
+		if (mkf_plan_entry__decision(e) == MKF_DECISION_BIND) {
+			__u32 regs = mkf_plan_entry__set_regs(e);
+			int r;
+
+			printf("# %s: %s -> %s (rule %s, %s", c->label, mkf_plan_entry__name(e),
 			       mkf_plan_entry__kernel_name(e), mkf_rule_str(mkf_plan_entry__rule(e)),
 			       change_name(e));
-		else
+			for (r = 1; r <= 5; r++)
+				if (regs & (1u << r))
+					printf(", R%d = 0", r);
+			if (regs)
+				printf(" before %zu calls", mkf_plan_entry__call_site_cnt(e));
+			printf(")\n");
+		} else {
 			printf("# %s: %s left alone: %s\n", c->label, mkf_plan_entry__name(e),
 			       mkf_plan_entry__reason(e));
+		}
 	}
 }
 
