@@ -212,8 +212,9 @@ int main(int argc, char **argv)
 		captured[0] = '\0';
 		errno = 0;
 		obj = mkf_object__open_mem(buf, sz, NULL, &mo);
-		/* An empty buffer is refused before anything is said. */
-		expect_fail("mkf_object__open_mem()", obj, errno, err, sz ? msg : "");
+		/* An empty buffer is refused before it is read. */
+		expect_fail("mkf_object__open_mem()", obj, errno, err,
+			    sz ? msg : "mkf_object__open_mem: no object given");
 		bpf_object__close(obj);
 		/* A good object's plan applied to the bad one: the object is
 		 * read again (same error), or found not to match the plan. */
