@@ -3,13 +3,16 @@
  * The library side of the malformed-input tests (tests/malformed/malformed-test
  * drives it, one case per run):
  *
- *   check --write-kernel OUT
- *	write the raw .BTF of a 7.0 fixture kernel (tests/unit/fixtures.c);
+ *   check --write-kernel OUT MODULE_OUT
+ *	write the raw .BTF of a 7.0 fixture kernel (tests/unit/fixtures.c)
+ *	and the split BTF of a module on top of it;
  *   check KIND INPUT ERRNO MESSAGE KERNEL_BTF BASE_OBJ
  *	feed INPUT to the public API: mkf_plan__compute(), mkf_object__open_mem()
  *	(or mkf_object__open_file() for KIND "path", mkf_kernel__load() for
- *	KIND "kbtf") and mkf_object__rewrite(), and check each fails with
- *	ERRNO (a name, or 0) and says MESSAGE.
+ *	KIND "kbtf" and, as a module's BTF, "mbtf") and mkf_object__rewrite()
+ *	(alone for KIND "plan": INPUT with BASE_OBJ's plan), and check each
+ *	fails with ERRNO (a name) and says MESSAGE. ERRNO ESRCH for "kbtf":
+ *	the kernel loads, and the strong extern of BASE_OBJ fits nothing.
  *
  * Prints "ok   name" / "FAIL name: why" lines; exits 1 if any failed.
  * Never loads anything: libbpf only opens.
@@ -101,9 +104,8 @@ static int read_all(const char *path, void **buf, size_t *sz)
 	return 0;
 }
 
-static int write_kernel(const char *out)
+static int write_btf(const struct btf *btf, const char *out)
 {
-	struct btf *btf = fx_kernel(FX_70);
 	const void *raw;
 	__u32 sz;
 	FILE *f;
@@ -114,8 +116,19 @@ static int write_kernel(const char *out)
 		fprintf(stderr, "cannot write %s\n", out);
 		return 1;
 	}
-	btf__free(btf);
 	return 0;
+}
+
+static int write_kernel(const char *out, const char *module_out)
+{
+	struct btf *btf = fx_kernel(FX_70);
+	struct btf *mod = btf ? fx_module(btf, true) : NULL;
+	int ret;
+
+	ret = write_btf(btf, out) || write_btf(mod, module_out);
+	btf__free(mod);
+	btf__free(btf);
+	return ret;
 }
 
 static struct mkf_kernel *load_kernel(const char *path)
@@ -148,8 +161,8 @@ int main(int argc, char **argv)
 
 	mkf_set_print(capture);
 	libbpf_set_print(capture);
-	if (argc == 3 && !strcmp(argv[1], "--write-kernel"))
-		return write_kernel(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--write-kernel"))
+		return write_kernel(argv[2], argv[3]);
 	if (argc != 7) {
 		fprintf(stderr, "usage: %s KIND INPUT ERRNO MESSAGE KERNEL_BTF BASE_OBJ\n", argv[0]);
 		return 2;
@@ -199,8 +212,9 @@ int main(int argc, char **argv)
 		captured[0] = '\0';
 		errno = 0;
 		obj = mkf_object__open_mem(buf, sz, NULL, &mo);
-		/* An empty buffer is refused before anything is said. */
-		expect_fail("mkf_object__open_mem()", obj, errno, err, sz ? msg : "");
+		/* An empty buffer is refused before it is read. */
+		expect_fail("mkf_object__open_mem()", obj, errno, err,
+			    sz ? msg : "mkf_object__open_mem: no object given");
 		bpf_object__close(obj);
 		/* A good object's plan applied to the bad one: the object is
 		 * read again (same error), or found not to match the plan. */
@@ -209,14 +223,36 @@ int main(int argc, char **argv)
 		check(ret == -err && errno == err && !out && !out_sz,
 		      "mkf_object__rewrite() with another object's plan fails",
 		      "returned %d, errno %d, out %p", ret, errno, out);
-	} else if (!strcmp(kind, "kbtf")) {
-		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = input);
+	} else if (!strcmp(kind, "plan")) {
+		char why[256] = "stale";
+		MKF_OPTS(mkf_rewrite_opts, ro, .err_buf = why, .err_buf_sz = sizeof(why));
+
+		if (read_all(input, &buf, &sz)) {
+			fprintf(stderr, "cannot read %s\n", input);
+			return 2;
+		}
+		captured[0] = '\0';
+		errno = 0;
+		ret = mkf_object__rewrite(buf, sz, base_plan, &out, &out_sz, &ro);
+		check(ret == -err && errno == err && !out && !out_sz,
+		      "mkf_object__rewrite() with another object's plan fails",
+		      "returned %d, errno %d, out %p", ret, errno, out);
+		check(strstr(captured, msg) != NULL, "mkf_object__rewrite() says why",
+		      "library said: %s", captured);
+		check(strstr(why, msg) != NULL, "mkf_object__rewrite(): err_buf says it too",
+		      "err_buf: %s", why);
+	} else if (!strcmp(kind, "kbtf") || !strcmp(kind, "mbtf")) {
+		/* mbtf: a module's BTF on top of the good kernel's. */
+		bool module = !strcmp(kind, "mbtf");
+		const char *modules[] = { input };
+		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = module ? kbtf : input,
+			 .module_paths = module ? modules : NULL, .module_cnt = module ? 1 : 0);
 		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko);
 
 		captured[0] = '\0';
 		errno = 0;
 		bad_k = mkf_kernel__load(&ko);
-		if (err) {
+		if (err != ESRCH) {
 			expect_fail("mkf_kernel__load()", bad_k, errno, err, msg);
 		} else {
 			/* Loads, but nothing in it is callable: the strong extern
@@ -228,7 +264,6 @@ int main(int argc, char **argv)
 			ret = plan ? mkf_object__rewrite(base, base_sz, plan, &out, &out_sz, NULL) : -1;
 			check(ret == 0 && out_sz == base_sz && !memcmp(out, base, base_sz),
 			      "mkf_object__rewrite(): nothing to change", "returned %d", ret);
-			err = ESRCH;
 		}
 		mkf_kernel__free(bad_k);
 		captured[0] = '\0';

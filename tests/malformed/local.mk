@@ -5,7 +5,8 @@
 
 TESTS += tests/malformed/malformed-test
 check_PROGRAMS += tests/malformed/check
-EXTRA_DIST += tests/malformed/malformed-test tests/malformed/mutate.py docs/errors.md \
+EXTRA_DIST += tests/malformed/malformed-test tests/malformed/mutate.py \
+	tests/malformed/errors-doc.py docs/errors.md \
 	scripts/check-sanitizers scripts/check-valgrind
 
 tests_malformed_check_SOURCES = tests/malformed/check.c \

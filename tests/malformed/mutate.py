@@ -2,21 +2,27 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 """Make malformed BPF objects and kernel BTF files from good ones.
 
-usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF
+usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR
 
 OBJ_OLD has one strong kfunc extern that the kernel renames (so the
 rewrite has work to do), OBJ_NEW has two externs, KERNEL_BTF is a raw
-.BTF blob. Writes OUTDIR/<case> files and OUTDIR/manifest, one case a
-line, tab-separated:
+.BTF blob and MODULE_BTF a module's split BTF on top of it. The test
+runs "rewrite -o REWRITE_DIR/<case>.o", which some messages name.
+Writes OUTDIR/<case> files and OUTDIR/manifest, one case a line,
+tab-separated:
 
     name  kind  input  errno  cli_status  message  cli_message
 
 kind is "obj" (a bad object, good kernel), "kbtf" (good object, bad
-kernel BTF) or "path" (a file that cannot be read as one); errno is the
-errno the library sets (0: no error), cli_status the exit status of
-"magic-kfunc explain" and "rewrite -o", message a substring of the
-error the library prints (cli_message: the one magic-kfunc prints, which
-is the first warning of the library or of libbpf).
+kernel BTF), "mbtf" (good object and kernel, bad module BTF), "path" (a
+file that cannot be read as one) or "plan" (a good object given the
+plan of OBJ_OLD; library only, cli_status "-"); errno is the errno the
+library sets (ESRCH: the kernel loads, and the open functions find the
+strong extern fits nothing), cli_status the exit status of "magic-kfunc
+explain" and "rewrite -o", message a substring of the error the library
+prints (cli_message: the one magic-kfunc prints, which is the first
+error of the library), in full: docs/errors.md's message with its
+placeholders (N, X, FILE, ...) filled in.
 """
 import os
 import struct
@@ -24,6 +30,7 @@ import sys
 
 EM_X86_64 = 62
 SHT_SYMTAB = 2
+ELF_HEADER = 64
 BTF_KIND_INT, BTF_KIND_PTR, BTF_KIND_ARRAY, BTF_KIND_STRUCT = 1, 2, 3, 4
 BTF_KIND_UNION, BTF_KIND_ENUM, BTF_KIND_FUNC, BTF_KIND_FUNC_PROTO = 5, 6, 12, 13
 BTF_KIND_VAR, BTF_KIND_DATASEC, BTF_KIND_DECL_TAG, BTF_KIND_ENUM64 = 14, 15, 17, 19
@@ -124,11 +131,18 @@ def obj_btf(elf):
 
 
 def main():
-    outdir, obj_old, obj_new, kbtf = sys.argv[1:5]
+    outdir, obj_old, obj_new, kbtf, mbtf, rwdir = sys.argv[1:7]
     old = open(obj_old, 'rb').read()
     new = open(obj_new, 'rb').read()
     kraw = open(kbtf, 'rb').read()
+    mraw = open(mbtf, 'rb').read()
     cases = []
+    # Section and BTF type ids of the good objects, which the messages name.
+    eold, enew = Elf(old), Elf(new)
+    btf_idx = eold.names.index('.BTF')
+    symtab_idx = next(i for i, s in enumerate(eold.shdrs) if s['type'] == SHT_SYMTAB)
+    impl_fn = obj_btf(eold).find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
+    impl = "extern 'bpf_wq_set_callback_impl': "
 
     def add(name, kind, data, err, status, msg, cli_msg):
         path = os.path.join(outdir, name)
@@ -144,9 +158,15 @@ def main():
         fn(e)
         return e.data
 
-    obj('empty', b'', 'EINVAL', 'too short for an ELF header')
-    obj('truncated-ehdr', old[:40], 'EINVAL', 'the object is 40 bytes, too short for an ELF header')
-    obj('truncated-half', old[:len(old) // 2], 'EINVAL', 'past the end of the object')
+    def short(n):
+        return 'the object is %d bytes, too short for an ELF header (%d)' % (n, ELF_HEADER)
+
+    def past_end(what, n):
+        return '%s past the end of the object (%d bytes)' % (what, n)
+    obj('empty', b'', 'EINVAL', short(0))
+    obj('truncated-ehdr', old[:40], 'EINVAL', short(40))
+    obj('truncated-half', old[:len(old) // 2], 'EINVAL',
+        past_end('the section headers lie', len(old) // 2))
     obj('not-elf', b'#!/bin/sh\necho this is not an object\n' * 4, 'EINVAL',
         'not a relocatable ELF object')
 
@@ -159,14 +179,26 @@ def main():
 
     def shoff_past_end(e):
         struct.pack_into('<Q', e.data, 40, len(e.data) + 4096)
-    obj('shoff-past-end', mutated(old, shoff_past_end), 'EINVAL', 'past the end of the object')
+    obj('shoff-past-end', mutated(old, shoff_past_end), 'EINVAL',
+        past_end('the section headers lie', len(old)))
+
+    def shstrndx(e):
+        # Past the last section, below SHN_LORESERVE: libelf takes it.
+        struct.pack_into('<H', e.data, 62, e.shnum + 3)
+    obj('shstrndx-out-of-range', mutated(old, shstrndx), 'EINVAL',
+        'cannot read the section headers')
+
+    def section_past_end(e):
+        e.set_shdr(e.section('.BTF'), 'offset', len(e.data) - 8)
+    obj('section-past-end', mutated(old, section_past_end), 'EINVAL',
+        past_end('section %d lies' % btf_idx, len(old)))
 
     def no_btf(e):
         # Rename .BTF (and .BTF.ext, which shares its string) to .BTX.
         sh = e.shdrs[e.shstrndx]
         at = sh['offset'] + e.shdrs[e.names.index('.BTF')]['name']
         e.data[at:at + 4] = b'.BTX'
-    obj('no-btf', mutated(old, no_btf), 'EINVAL', 'the object has no .BTF')
+    obj('no-btf', mutated(old, no_btf), 'EINVAL', impl + 'the object has no .BTF to describe it')
 
     def btf_nobits(e):
         # Found by fuzz/fuzz_object: libbpf's btf__new() read the
@@ -179,26 +211,49 @@ def main():
         # Found by fuzz/fuzz_object: laid out again with a 4 GiB
         # alignment, the rewritten image took 4 GiB of memory.
         struct.pack_into('<Q', e.data, e.section('.BTF')['at'] + 48, 1 << 32)
-    obj('section-huge-alignment', mutated(old, huge_align), 'EINVAL',
-        'is not a power of two up to 4096')
+    def align(n):
+        return 'section %d: alignment %d is not a power of two up to 4096' % (btf_idx, n)
+    obj('section-huge-alignment', mutated(old, huge_align), 'EINVAL', align(1 << 32))
+
+    def align_3(e):
+        struct.pack_into('<Q', e.data, e.section('.BTF')['at'] + 48, 3)
+    obj('section-alignment-3', mutated(old, align_3), 'EINVAL', align(3))
 
     def btf_magic(e):
         struct.pack_into('<H', e.data, e.section('.BTF')['offset'], 0x9feb)
     # libbpf takes a wrong magic for the other byte order.
     obj('btf-bad-magic', mutated(old, btf_magic), 'EOPNOTSUPP',
-        "the object's .BTF is of the other byte order")
+        "the object's .BTF is of the other byte order (magic 0x9feb)")
+
+    def bad_header(name, at, fmt, value, magic=0xeb9f, version=1, flags=0):
+        def fn(e):
+            struct.pack_into(fmt, e.data, e.section('.BTF')['offset'] + at, value)
+        obj(name, mutated(old, fn), 'EINVAL',
+            "the object's .BTF has a bad header (magic 0x%x, version %d, flags %d)"
+            % (magic, version, flags))
+    bad_header('btf-magic-not-btf', 0, '<H', 0x1234, magic=0x1234)
+    bad_header('btf-version-2', 2, '<B', 2, version=2)
+    bad_header('btf-flags-1', 3, '<B', 1, flags=1)
+
+    def btf_short(e):
+        e.set_shdr(e.section('.BTF'), 'size', 10)
+    obj('btf-shorter-than-header', mutated(old, btf_short), 'EINVAL',
+        "the object's .BTF is 10 bytes, shorter than a BTF header")
 
     def btf_str_off(e):
         b = obj_btf(e)
         b.set_word(1, 0, b.slen + 1000)
     obj('btf-str-off-past-end', mutated(old, btf_str_off), 'EINVAL',
-        'has a name offset past the end of the strings')
+        "the object's .BTF: BTF type [1] has a name offset past the end of the strings")
 
     def btf_str_len(e):
         sec = e.section('.BTF')['offset']
         struct.pack_into('<I', e.data, sec + 20, 0x7fffff00)
+    hdr = struct.unpack_from('<HBBIIIII', old, eold.section('.BTF')['offset'])
     obj('btf-str-len-past-end', mutated(old, btf_str_len), 'EINVAL',
-        "does not fit its")
+        "the object's .BTF header (length %d, types %d+%d, strings %d+%d) does not fit "
+        "its %d bytes" % (hdr[3], hdr[4], hdr[5], hdr[6], 0x7fffff00,
+                          eold.section('.BTF')['size']))
 
     def huge_vlen(e):
         b = obj_btf(e)
@@ -213,21 +268,20 @@ def main():
         ds = b.find(BTF_KIND_DATASEC, '.ksyms')
         b.set_word(ds, 1, (BTF_KIND_DATASEC << 24) | 0xffff)
     obj('ksyms-huge-vlen', mutated(old, datasec_huge_vlen), 'EINVAL',
-        "cannot parse the object's .BTF", cli_msg='BTF')
+        "cannot parse the object's .BTF: Invalid argument (a type record is malformed)")
 
     def func_not_proto(e):
         b = obj_btf(e)
         fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
         b.set_word(fn, 2, b.find(BTF_KIND_INT))
-    obj('extern-func-not-proto', mutated(old, func_not_proto), 'EINVAL',
-        'is not a FUNC_PROTO')
+    not_proto = impl + 'the type of its BTF FUNC [%d] is not a FUNC_PROTO' % impl_fn
+    obj('extern-func-not-proto', mutated(old, func_not_proto), 'EINVAL', not_proto)
 
     def func_bad_type(e):
         b = obj_btf(e)
         fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
         b.set_word(fn, 2, len(b.types) + 1000)
-    obj('extern-func-type-past-end', mutated(old, func_bad_type), 'EINVAL',
-        'is not a FUNC_PROTO')
+    obj('extern-func-type-past-end', mutated(old, func_bad_type), 'EINVAL', not_proto)
 
     def ksyms_other(e):
         # The .ksyms DATASEC lists some other type, not the extern's FUNC.
@@ -235,7 +289,7 @@ def main():
         ds = b.find(BTF_KIND_DATASEC, '.ksyms')
         struct.pack_into('<I', e.data, b.types[ds][0] + 12, 1)
     obj('ksyms-datasec-mismatch', mutated(old, ksyms_other), 'EINVAL',
-        'not in the .ksyms DATASEC')
+        impl + 'its BTF FUNC [%d] is not in the .ksyms DATASEC' % impl_fn)
 
     def extern_without_btf(e):
         # Found by fuzz/fuzz_object: an extern symbol without BTF, named
@@ -244,7 +298,7 @@ def main():
         b = obj_btf(e)
         b.set_word(b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl'), 0, 0)
     obj('extern-without-btf', mutated(old, extern_without_btf), 'EINVAL',
-        "extern 'bpf_wq_set_callback_impl': no BTF VAR or FUNC of that name")
+        impl + 'no BTF VAR or FUNC of that name')
 
     def func_not_extern(e):
         # Found by fuzz/fuzz_object: an undefined symbol whose BTF FUNC
@@ -254,7 +308,7 @@ def main():
         fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback_impl')
         b.set_word(fn, 1, (BTF_KIND_FUNC << 24) | 1)
     obj('extern-func-not-extern', mutated(old, func_not_extern), 'EINVAL',
-        "extern 'bpf_wq_set_callback_impl': its BTF FUNC [")
+        impl + 'its BTF FUNC [%d] is not declared extern' % impl_fn)
 
     def dup_names(e):
         syms = [s for s in e.symbols() if s[2] == 0 and s[1]]
@@ -262,7 +316,7 @@ def main():
         second = next(s for s in syms if s[1] == 'bpf_stream_vprintk')
         struct.pack_into('<I', e.data, second[0], first[3])
     obj('duplicate-extern', mutated(new, dup_names), 'EINVAL',
-        "extern 'bpf_wq_set_callback' is defined twice")
+        "extern 'bpf_wq_set_callback' is defined twice in the symbol table")
 
     def sym_name_past_end(e):
         # Found by fuzz/fuzz_object: a name offset just past the string
@@ -271,8 +325,9 @@ def main():
         strtab = e.shdrs[st['link']]
         at = next(s for s in e.symbols() if s[2] == 0 and s[1])[0]
         struct.pack_into('<I', e.data, at, strtab['size'])
+    first_extern = next(i for i, s in enumerate(enew.symbols()) if s[2] == 0 and s[1])
     obj('symbol-name-past-strtab', mutated(new, sym_name_past_end), 'EINVAL',
-        'its name is not in the string table')
+        'symbol %d: its name is not in the string table' % first_extern)
 
     def strtab_first_byte(e):
         # Found by fuzz/fuzz_object: the rewrite names a merged extern ""
@@ -300,37 +355,79 @@ def main():
     def symtab_size(e):
         st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
         e.set_shdr(st, 'size', len(e.data) * 4 // 24 * 24)
-    obj('symtab-past-end', mutated(old, symtab_size), 'EINVAL', 'past the end of the object')
+    obj('symtab-past-end', mutated(old, symtab_size), 'EINVAL',
+        past_end('section %d lies' % symtab_idx, len(old)))
+
+    def symtab_partial_entry(e):
+        # Entries of 24 bytes, but not a whole number of them: libelf
+        # gives no data, and the library no reason of its own.
+        st = next(s for s in e.shdrs if s['type'] == SHT_SYMTAB)
+        e.set_shdr(st, 'size', st['size'] - 1)
+    obj('symtab-partial-entry', mutated(old, symtab_partial_entry), 'EINVAL',
+        'cannot read the object: Invalid argument')
+
+    # The plan of OBJ_OLD (malformed-test's base) for another, sound object.
+    add('plan-of-another-object', 'plan', new, 'EINVAL', '-',
+        'the plan was computed for a different object', None)
 
     # Kernel BTF: the object is fine, the kernel's BTF is not.
-    def kern(name, data, err, msg, status=1, cli_msg="cannot load the kernel's BTF"):
-        add(name, 'kbtf', data, err, status, msg, cli_msg if status == 1 else msg)
+    def kern(name, data, err, msg, kind='kbtf'):
+        path = os.path.join(outdir, name)
+        vmlinux = path if kind == 'kbtf' else kbtf
+        add(name, kind, data, err, 1, msg, "cannot load the kernel's BTF (%s): %s" % (vmlinux, msg))
+
+    def unreadable(name, data, err, why):
+        kern(name, data, err, '%s: cannot read kernel BTF: %s' % (os.path.join(outdir, name), why))
 
     # libbpf fails to read a header from it: EIO.
-    kern('kbtf-empty', b'', 'EIO', 'cannot read kernel BTF')
-    kern('kbtf-truncated', kraw[:len(kraw) // 2], 'EINVAL', 'cannot read kernel BTF')
-    kern('kbtf-garbage', bytes((i * 37) & 0xff for i in range(4096)), 'EINVAL',
-         'cannot read kernel BTF')
+    unreadable('kbtf-empty', b'', 'EIO', 'Input/output error')
+    unreadable('kbtf-truncated', kraw[:len(kraw) // 2], 'EINVAL', 'Invalid argument')
+    # Neither raw BTF nor ELF: libbpf's LIBBPF_ERRNO__FORMAT, in its words.
+    unreadable('kbtf-garbage', bytes((i * 37) & 0xff for i in range(4096)), 'EINVAL',
+               'BPF object format invalid')
+    unreadable('kbtf-elf-header-only', old[:ELF_HEADER], 'EINVAL', 'BPF object format invalid')
+    # An ELF file without a .BTF section (a vmlinux built without BTF):
+    # libbpf's ENOENT.
+    unreadable('kbtf-elf-no-btf', mutated(old, no_btf), 'ENOENT', 'No such file or directory')
     kb = bytearray(kraw)
     b = Btf(kb, 0)
-    b.set_word(b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback'), 0, b.slen + 77)
-    kern('kbtf-str-off-past-end', kb, 'EINVAL', 'has a name offset past the end of the strings')
+    fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback')
+    b.set_word(fn, 0, b.slen + 77)
+    kern('kbtf-str-off-past-end', kb, 'EINVAL',
+         'kernel BTF: BTF type [%d] has a name offset past the end of the strings' % fn)
     kb = bytearray(kraw)
     b = Btf(kb, 0)
     b.set_word(b.find(BTF_KIND_FUNC_PROTO), 1, (BTF_KIND_FUNC_PROTO << 24) | 0xffff)
-    kern('kbtf-huge-vlen', kb, 'EINVAL', 'cannot read kernel BTF')
+    unreadable('kbtf-huge-vlen', kb, 'EINVAL', 'Invalid argument')
+
+    # A module's split BTF: its first type's name past all strings
+    # (split string offsets continue the base's).
+    kb = Btf(bytearray(kraw), 0)
+    mb = bytearray(mraw)
+    _, _, _, hlen, toff, _, _, slen = struct.unpack_from('<HBBIIIII', mb, 0)
+    struct.pack_into('<I', mb, hlen + toff, kb.slen + slen + 77)
+    kern('mbtf-str-off-past-end', mb, 'EINVAL',
+         'module BTF: BTF type [%d] has a name offset past the end of the strings'
+         % len(kb.types), kind='mbtf')
+
     # Parses, but its functions are not functions: nothing binds, and
     # the strong extern is reported unresolved (exit status 3).
+    def fits_nothing(name, data):
+        path = os.path.join(outdir, name)
+        add(name, 'kbtf', data, 'ESRCH', 3,
+            '1 strong kfunc extern(s) fit nothing in the target kernel',
+            '1 strong kfunc extern fits nothing in %s; %s not written'
+            % (path, os.path.join(rwdir, name + '.o')))
     kb = bytearray(kraw)
     b = Btf(kb, 0)
     for name in ('bpf_wq_set_callback', 'bpf_wq_set_callback_impl'):
         b.set_word(b.find(BTF_KIND_FUNC, name), 2, b.find(BTF_KIND_INT))
-    kern('kbtf-func-not-proto', kb, '0', 'nothing in', status=3)
+    fits_nothing('kbtf-func-not-proto', kb)
     kb = bytearray(kraw)
     b = Btf(kb, 0)
     for name in ('bpf_wq_set_callback', 'bpf_wq_set_callback_impl'):
         b.set_word(b.find(BTF_KIND_FUNC, name), 2, len(b.types) + 5)
-    kern('kbtf-func-type-past-end', kb, '0', 'nothing in', status=3)
+    fits_nothing('kbtf-func-type-past-end', kb)
 
     with open(os.path.join(outdir, 'manifest'), 'w') as f:
         for c in cases:

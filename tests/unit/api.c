@@ -220,6 +220,66 @@ static void test_kernel_files(void)
 		"errno %d", errno);
 }
 
+/* Point a FUNC's name past the strings (libbpf 1.1 does not check). */
+static int break_name(struct btf *btf, const char *func)
+{
+	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	struct btf_type *t;
+
+	if (id <= 0)
+		return -1;
+	/* The BTF is the test's own, built in memory: it may be written. */
+	t = (struct btf_type *)btf__type_by_id(btf, id);
+	t->name_off = 0x7fffff00;
+	return id;
+}
+
+/*
+ * Kernel BTF handed over in memory (docs/errors.md, Kernel BTF): the
+ * files of the same kind are tests/malformed's.
+ */
+static void test_kernel_btf_names(void)
+{
+	struct btf *vm = fx_kernel(FX_70), *bad_vm = fx_kernel(FX_70);
+	struct btf *mod = vm ? fx_module(vm, true) : NULL;
+	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
+	int vm_id = bad_vm ? break_name(bad_vm, "bpf_wq_set_callback") : -1;
+	int mod_id = mod ? break_name(mod, "mkf_testmod_magic") : -1;
+	libbpf_print_fn_t quiet = mkf_set_print(capture);
+	char want[128];
+	int ret;
+
+	if (!k || vm_id < 0 || mod_id < 0) {
+		t_fail("kernel BTF with a bad name: fixtures", "errno %d", errno);
+		goto out;
+	}
+	log_reset();
+	errno = 0;
+	t_check("mkf_kernel__new: a name offset past the strings -> NULL, EINVAL",
+		!mkf_kernel__new(bad_vm) && errno == EINVAL, "errno %d", errno);
+	snprintf(want, sizeof(want),
+		 "kernel BTF: BTF type [%d] has a name offset past the end of the strings", vm_id);
+	t_check("mkf_kernel__new: says which type", strstr(logbuf, want) != NULL,
+		"log: %s", logbuf);
+
+	log_reset();
+	errno = 0;
+	ret = mkf_kernel__add_module(k, "mkf_testmod", mod);
+	t_check("mkf_kernel__add_module: a name offset past the strings -> -EINVAL",
+		ret == -EINVAL && errno == EINVAL && mkf_kernel__module_cnt(k) == 0,
+		"returned %d, errno %d", ret, errno);
+	snprintf(want, sizeof(want),
+		 "module BTF: BTF type [%d] has a name offset past the end of the strings", mod_id);
+	t_check("mkf_kernel__add_module: says which type", strstr(logbuf, want) != NULL,
+		"log: %s", logbuf);
+out:
+	mkf_set_print(quiet);
+	mkf_kernel__free(k);
+	btf__free(mod);
+	btf__free(bad_vm);
+	btf__free(vm);
+}
+
 static void test_running_kernel(void)
 {
 	struct mkf_kernel *k;
@@ -820,6 +880,7 @@ int main(void)
 	test_print_errno();
 	t_quiet_library();
 	test_kernel_files();
+	test_kernel_btf_names();
 	test_running_kernel();
 	test_open();
 	test_skeleton();
