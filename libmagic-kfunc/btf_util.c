@@ -153,16 +153,72 @@ static bool names_valid(const struct btf *btf, const struct btf_type *t)
 	return true;
 }
 
-int mkf_btf_check_names(const struct btf *btf, const char *what)
+/* The first type id t refers to that is not a type of btf, or 0. */
+static __u32 bad_ref(const struct btf_type *t, __u32 n)
+{
+	__u16 i, vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return t->type >= n ? t->type : 0;
+	case BTF_KIND_FUNC_PROTO:
+		if (t->type >= n)
+			return t->type;
+		for (i = 0; i < vlen; i++)
+			if (btf_params(t)[i].type >= n)
+				return btf_params(t)[i].type;
+		return 0;
+	case BTF_KIND_ARRAY:
+		if (btf_array(t)->type >= n)
+			return btf_array(t)->type;
+		return btf_array(t)->index_type >= n ? btf_array(t)->index_type : 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			if (btf_members(t)[i].type >= n)
+				return btf_members(t)[i].type;
+		return 0;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++)
+			if (btf_var_secinfos(t)[i].type >= n)
+				return btf_var_secinfos(t)[i].type;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int mkf_btf_check(const struct btf *btf, const char *what)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
 
-	/* libbpf 1.1 does not check them, and names are used as C strings. */
+	/*
+	 * libbpf 1.1 checks neither: names are used as C strings, and a
+	 * type id past the end crashes libbpf 1.1's own btf_dump and
+	 * bpf_object__open() (its type walks index without a bound).
+	 */
 	for (; id < n; id++) {
-		if (!names_valid(btf, btf__type_by_id(btf, id))) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		__u32 ref;
+
+		if (!names_valid(btf, t)) {
 			pr_err("%s: BTF type [%u] has a name offset past the end of the "
 				"strings\n", what, id);
+			return -EINVAL;
+		}
+		ref = bad_ref(t, n);
+		if (ref) {
+			pr_err("%s: BTF type [%u] refers to type [%u], past the last one [%u]\n",
+			       what, id, ref, n - 1);
 			return -EINVAL;
 		}
 	}

@@ -21,9 +21,10 @@ const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
 
 
 /*
- * -EINVAL (with a warning naming what) if a name offset of a type btf
- * defines itself lies past the end of its strings, else 0.
+ * -EINVAL (with a warning naming what) if a type btf defines itself has
+ * a name offset past the end of its strings or refers to a type id past
+ * its last type, else 0.
  */
-int mkf_btf_check_names(const struct btf *btf, const char *what);
+int mkf_btf_check(const struct btf *btf, const char *what);
 
 #endif

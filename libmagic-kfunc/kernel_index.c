@@ -78,7 +78,7 @@ static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
 	int err;
 
 	/* Names are compared as C strings below. */
-	err = mkf_btf_check_names(btf, module < 0 ? "kernel BTF" : "module BTF");
+	err = mkf_btf_check(btf, module < 0 ? "kernel BTF" : "module BTF");
 	if (err)
 		return err;
 	tagged = calloc(end - start + 1, 1);

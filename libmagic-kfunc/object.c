@@ -483,7 +483,7 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 			       data ? " (a type record is malformed)" : "");
 			goto err_out;
 		}
-		err = mkf_btf_check_names(obj->btf, "the object's .BTF");
+		err = mkf_btf_check(obj->btf, "the object's .BTF");
 		if (!err)
 			err = index_object_btf(obj);
 		if (err)
