@@ -7,17 +7,19 @@
 # serves both. tests/matrix/compat-matrix runs them in QEMU guests.
 
 examples_bpf_objects = examples/wq-counter/wq-counter.bpf.o \
-	examples/stream-print/stream-print.bpf.o examples/task-work/task-work.bpf.o
+	examples/stream-print/stream-print.bpf.o examples/task-work/task-work.bpf.o \
+	examples/top-n/top-n.bpf.o
 examples_compat_objects = $(examples_bpf_objects:.bpf.o=-compat.bpf.o)
 examples_compat_skeletons = examples/wq-counter/compat/wq-counter.skel.h \
 	examples/stream-print/compat/stream-print.skel.h \
-	examples/task-work/compat/task-work.skel.h
+	examples/task-work/compat/task-work.skel.h \
+	examples/top-n/compat/top-n.skel.h
 examples_skeletons = $(examples_bpf_objects:.bpf.o=.skel.h) $(examples_compat_skeletons)
 
 EXTRA_DIST += examples/README.md examples/common/example.bpf.h \
 	$(examples_bpf_objects:.bpf.o=.bpf.c) \
 	examples/wq-counter/README.md examples/stream-print/README.md \
-	examples/task-work/README.md
+	examples/task-work/README.md examples/top-n/README.md
 CLEANFILES += $(examples_bpf_objects) $(examples_compat_objects) $(examples_skeletons)
 
 $(examples_bpf_objects) $(examples_compat_objects): examples/common/example.bpf.h \
@@ -50,7 +52,8 @@ examples_ldadd = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
 noinst_PROGRAMS += examples/wq-counter/wq-counter examples/wq-counter/wq-counter-compat \
 	examples/stream-print/stream-print examples/stream-print/stream-print-compat \
-	examples/task-work/task-work examples/task-work/task-work-compat
+	examples/task-work/task-work examples/task-work/task-work-compat \
+	examples/top-n/top-n examples/top-n/top-n-compat
 
 examples_wq_counter_wq_counter_SOURCES = examples/wq-counter/wq-counter.c $(examples_common)
 examples_wq_counter_wq_counter_CPPFLAGS = $(examples_cppflags) -I$(top_builddir)/examples/wq-counter
@@ -83,4 +86,13 @@ examples_task_work_task_work_compat_CPPFLAGS = $(examples_cppflags) \
 	-I$(top_builddir)/examples/task-work/compat
 examples_task_work_task_work_compat_LDFLAGS = $(GUEST_STATIC)
 examples_task_work_task_work_compat_LDADD = $(examples_ldadd)
+
+examples_top_n_top_n_SOURCES = examples/top-n/top-n.c $(examples_common)
+examples_top_n_top_n_CPPFLAGS = $(examples_cppflags) -I$(top_builddir)/examples/top-n
+examples_top_n_top_n_LDFLAGS = $(GUEST_STATIC)
+examples_top_n_top_n_LDADD = $(examples_ldadd)
+examples_top_n_top_n_compat_SOURCES = $(examples_top_n_top_n_SOURCES)
+examples_top_n_top_n_compat_CPPFLAGS = $(examples_cppflags) -I$(top_builddir)/examples/top-n/compat
+examples_top_n_top_n_compat_LDFLAGS = $(GUEST_STATIC)
+examples_top_n_top_n_compat_LDADD = $(examples_ldadd)
 endif

@@ -18,8 +18,9 @@
  *   BPF object --object.c (reader)--> its kfunc externs
  *   externs + kernel --resolve.c (one decision per extern, params.c and
  *       btf_compat.c: the rules)--> struct mkf_plan (plan.c)
- *   plan + object --plan_apply.c (btf_edit.c: BTF edits, elf_write.c:
- *       the new ELF image)--> rewritten object
+ *   plan + object --plan_apply.c (btf_edit.c: BTF edits, call_patch.c
+ *       on insn_patch.c: register set-up before calls, elf_write.c: the
+ *       new ELF image)--> rewritten object
  *   rewritten object --open.c--> libbpf's bpf_object__open_mem()
  *
  * Conventions are libbpf's: opaque objects, mkf_noun__verb() names,

@@ -51,4 +51,39 @@ extern struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root,
 #define mkf_obj_new(type) ((type *)bpf_obj_new(bpf_core_type_id_local(type)))
 #define mkf_percpu_obj_new(type) ((type *)bpf_percpu_obj_new(bpf_core_type_id_local(type)))
 
+/*
+ * Compat macros for programs loaded with plain libbpf (MKF_COMPAT_IMPL):
+ * the legacy _impl forms, callable on every kernel from 6.12 to 7.3
+ * (7.2 kept them; their prototypes never changed), with the NULL meta
+ * and 0 offset the verifier fills in. Measured in every catalogue
+ * guest by examples/top-n (docs/compat-matrix.md). Without
+ * MKF_COMPAT_IMPL they are the 7.1 calls above, for the library.
+ */
+#ifdef MKF_COMPAT_IMPL
+extern void *bpf_obj_new_impl(__u64 local_type_id__k, void *meta__ign) __mkf_kfunc;
+extern void bpf_obj_drop_impl(void *p__alloc, void *meta__ign) __mkf_kfunc;
+extern int bpf_rbtree_add_impl(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			       _Bool (*less)(struct bpf_rb_node *a, const struct bpf_rb_node *b),
+			       void *meta__ign, __u64 off) __mkf_kfunc;
+extern int bpf_list_push_front_impl(struct bpf_list_head *head, struct bpf_list_node *node,
+				    void *meta__ign, __u64 off) __mkf_kfunc;
+extern int bpf_list_push_back_impl(struct bpf_list_head *head, struct bpf_list_node *node,
+				   void *meta__ign, __u64 off) __mkf_kfunc;
+
+#define mkf_compat_obj_new(type) \
+	((type *)bpf_obj_new_impl(bpf_core_type_id_local(type), (void *)0))
+#define mkf_obj_drop(p) bpf_obj_drop_impl(p, (void *)0)
+#define mkf_rbtree_add(root, node, less) bpf_rbtree_add_impl(root, node, less, (void *)0, 0)
+#define mkf_list_push_front(head, node) bpf_list_push_front_impl(head, node, (void *)0, 0)
+#define mkf_list_push_back(head, node) bpf_list_push_back_impl(head, node, (void *)0, 0)
+#define mkf_graph_exists() bpf_ksym_exists(bpf_obj_new_impl)
+#else
+#define mkf_compat_obj_new(type) mkf_obj_new(type)
+#define mkf_obj_drop(p) bpf_obj_drop(p)
+#define mkf_rbtree_add(root, node, less) bpf_rbtree_add(root, node, less)
+#define mkf_list_push_front(head, node) bpf_list_push_front(head, node)
+#define mkf_list_push_back(head, node) bpf_list_push_back(head, node)
+#define mkf_graph_exists() bpf_ksym_exists(bpf_obj_new)
+#endif
+
 #endif
