@@ -19,7 +19,9 @@
 struct scn {
 	GElf_Shdr sh;
 	const char *name;
-	const void *orig;	/* the input's bytes (libelf's) */
+	/* An aligned copy of the input's bytes: sections may sit at any
+	 * offset of the image, and the patcher reads typed arrays. */
+	void *orig;
 	void *cur;		/* replaced contents, or NULL */
 	size_t size;		/* of whichever is current */
 };
@@ -74,8 +76,13 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 		if (!s->name)
 			s->name = "";
 		d = s->sh.sh_type == SHT_NOBITS ? NULL : elf_getdata(scn, NULL);
-		s->orig = d ? d->d_buf : NULL;
 		s->size = d && d->d_buf ? d->d_size : 0;
+		if (s->size) {
+			s->orig = malloc(s->size);
+			if (!s->orig)
+				return -ENOMEM;
+			memcpy(s->orig, d->d_buf, s->size);
+		}
 		if (s->sh.sh_type == SHT_REL)
 			st->rel_idx[st->rel_cnt++] = i;
 		if (s->sh.sh_type == SHT_RELA && s->sh.sh_info < st->shnum) {
@@ -105,8 +112,10 @@ static void state_free(struct state *st)
 {
 	size_t i;
 
-	for (i = 0; st->scns && i < st->shnum; i++)
+	for (i = 0; st->scns && i < st->shnum; i++) {
 		free(st->scns[i].cur);
+		free(st->scns[i].orig);
+	}
 	free(st->scns);
 	free(st->rel_idx);
 }

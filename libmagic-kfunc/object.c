@@ -325,18 +325,19 @@ static int count_calls(struct mkf_obj *obj)
 		for (k = 0; rd && td && td->d_buf && k < rd->d_size / sizeof(Elf64_Rel); k++) {
 			GElf_Rel r;
 			size_t sym;
-			const struct bpf_insn *insn;
+			struct bpf_insn insn;
 
 			if (!gelf_getrel(rd, (int)k, &r)) {
 				err = -EINVAL;
 				break;
 			}
 			sym = GELF_R_SYM(r.r_info);
-			if (sym >= obj->sym_cnt || !ext_of[sym] || r.r_offset % sizeof(*insn) ||
-			    r.r_offset + sizeof(*insn) > td->d_size)
+			if (sym >= obj->sym_cnt || !ext_of[sym] || r.r_offset % sizeof(insn) ||
+			    r.r_offset + sizeof(insn) > td->d_size)
 				continue;
-			insn = (const struct bpf_insn *)((const char *)td->d_buf + r.r_offset);
-			if (insn->code == (BPF_JMP | BPF_CALL))
+			/* Sections need not be aligned in the image: copy. */
+			memcpy(&insn, (const char *)td->d_buf + r.r_offset, sizeof(insn));
+			if (insn.code == (BPF_JMP | BPF_CALL))
 				obj->externs[ext_of[sym] - 1].call_cnt++;
 		}
 	}
@@ -396,13 +397,15 @@ static int check_sections(Elf *elf, const GElf_Ehdr *ehdr, size_t sz)
  */
 static int check_btf_header(const void *data, size_t size)
 {
-	const struct btf_header *h = data;
+	struct btf_header hdr, *h = &hdr;
 	__u64 types_end, strs_end;
 
 	if (size < sizeof(*h)) {
 		pr_err("the object's .BTF is %zu bytes, shorter than a BTF header\n", size);
 		return -EINVAL;
 	}
+	/* The section may sit at any offset of the image: copy, do not cast. */
+	memcpy(&hdr, data, sizeof(hdr));
 	if (h->magic == 0x9feb) {
 		pr_err("the object's .BTF is of the other byte order (magic 0x9feb)\n");
 		return -EOPNOTSUPP;
