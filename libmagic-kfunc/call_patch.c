@@ -65,6 +65,7 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 	if (!st->scns || !st->rel_idx)
 		return -ENOMEM;
 	st->symtab = symtab;
+	st->scns[0].name = "";
 	for (i = 1; i < st->shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 		struct scn *s = &st->scns[i];
@@ -97,7 +98,7 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 	for (i = 0; i < st->rel_cnt; i++) {
 		const struct scn *r = &st->scns[st->rel_idx[i]];
 
-		if (r->sh.sh_info >= st->shnum || r->sh.sh_link != symtab ||
+		if (!r->sh.sh_info || r->sh.sh_info >= st->shnum || r->sh.sh_link != symtab ||
 		    r->sh.sh_entsize != sizeof(Elf64_Rel)) {
 			pr_err("section %s: relocations the patcher cannot follow (target %u, "
 			       "symbols %u, entry size %llu)\n", r->name, r->sh.sh_info,

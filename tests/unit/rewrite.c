@@ -674,6 +674,62 @@ static void test_not_bpf(void)
 	btf__free(vm);
 }
 
+/*
+ * Call patching refuses what it cannot follow, and says so: here the
+ * code's relocation section names section 0 as its target (found by
+ * fuzz_object, which crashed on it).
+ */
+static void test_call_patch_refusal(void)
+{
+	struct btf *vm = fx_kernel(FX_612_DEB12);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	MKF_OPTS(mkf_rewrite_opts, ro);
+	struct image img = {};
+	struct mkf_plan *plan = NULL;
+	char why[256] = "";
+	void *out = NULL;
+	size_t sz = 0, i;
+	Elf64_Ehdr eh;
+	bool patched = false;
+	int err = -1;
+
+	ro.err_buf = why;
+	ro.err_buf_sz = sizeof(why);
+	if (!k || read_image("kf_list", &img)) {
+		t_fail("call patching: a relocation section aimed at section 0", "setup failed");
+		goto out;
+	}
+	plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	memcpy(&eh, img.buf, sizeof(eh));
+	for (i = 0; plan && i < eh.e_shnum; i++) {
+		Elf64_Shdr sh, target;
+		char *at = (char *)img.buf + eh.e_shoff + i * sizeof(sh);
+
+		memcpy(&sh, at, sizeof(sh));
+		if (sh.sh_type != SHT_REL || !sh.sh_info || sh.sh_info >= eh.e_shnum)
+			continue;
+		memcpy(&target, (char *)img.buf + eh.e_shoff + sh.sh_info * sizeof(sh),
+		       sizeof(target));
+		if (!(target.sh_flags & SHF_EXECINSTR))
+			continue;
+		sh.sh_info = 0;
+		memcpy(at, &sh, sizeof(sh));
+		patched = true;
+		break;
+	}
+	if (patched)
+		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, &ro);
+	t_check("call patching: a relocation section aimed at section 0 is refused, not "
+		"followed", patched && err == -EINVAL && !out &&
+		strstr(why, "relocations the patcher cannot follow"), "err %d: %s", err, why);
+out:
+	free(out);
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 int main(void)
 {
 	size_t i;
@@ -686,5 +742,6 @@ int main(void)
 	test_name_taken();
 	test_not_bpf();
 	test_unchanged_is_identical();
+	test_call_patch_refusal();
 	return t_done();
 }
