@@ -68,6 +68,24 @@ int example_report(const struct example *ex, int err, const struct mkf_plan *pla
 	return EXAMPLE_OK;
 }
 
+int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
+		      const char *kfunc)
+{
+	int rc, err;
+
+	if (ex->plain) {
+		rc = example_open_plain(ex, s);
+	} else {
+		struct mkf_plan *plan = NULL;
+		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
+
+		err = mkf_object__open_skeleton(s, NULL, &opts);
+		rc = example_report(ex, err, plan, kfunc);
+		mkf_plan__free(plan);
+	}
+	return rc == EXAMPLE_OK ? example_load(ex, s) : rc;
+}
+
 int example_load(const struct example *ex, struct bpf_object_skeleton *s)
 {
 	/* What the skeleton's NAME__load() does. */

@@ -2,7 +2,8 @@
 /*
  * What the example loaders share: the command line (--plain), opening
  * and loading a skeleton with plain libbpf, a test run, and the exit
- * codes. Each loader makes its own libmagic-kfunc open call.
+ * codes. wq-counter.c makes its libmagic-kfunc calls itself, to show
+ * them; the other loaders call example_open_load(), which does the same.
  *
  * Exit codes of every example:
  *   0  the program ran and its result was checked
@@ -55,6 +56,14 @@ int example_open_plain(const struct example *ex, struct bpf_object_skeleton *s);
  */
 int example_report(const struct example *ex, int err, const struct mkf_plan *plan,
 		   const char *kfunc);
+
+/*
+ * What wq-counter.c spells out: open the skeleton through the library
+ * (or plain libbpf with --plain), report the plan's decision for
+ * kfunc, load. EXAMPLE_OK once loaded, else what to exit with.
+ */
+int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
+		      const char *kfunc);
 
 /* bpf_object__load_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */
 int example_load(const struct example *ex, struct bpf_object_skeleton *s);

@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <magic_kfunc.h>
 #include "example.h"
 /* Through -I: the NAME-compat build finds compat/task-work.skel.h instead. */
 #include <task-work.skel.h>
@@ -65,7 +64,7 @@ int main(int argc, char **argv)
 {
 	struct example ex;
 	struct task_work *skel;
-	int rc, err;
+	int rc;
 
 	example_init(&ex, argc, argv, "");
 	skel = calloc(1, sizeof(*skel));
@@ -73,23 +72,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", ex.name);
 		return EXAMPLE_FAIL;
 	}
-	if (ex.plain) {
-		rc = example_open_plain(&ex, skel->skeleton);
-	} else {
-		/*
-		 * Rewrite the embedded object for the running kernel, then
-		 * open it: the one libmagic-kfunc call a loader needs. The
-		 * plan says what each kfunc extern was bound to.
-		 */
-		struct mkf_plan *plan = NULL;
-		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
-
-		err = mkf_object__open_skeleton(skel->skeleton, NULL, &opts);
-		rc = example_report(&ex, err, plan, KFUNC);
-		mkf_plan__free(plan);
-	}
-	if (rc == EXAMPLE_OK)
-		rc = example_load(&ex, skel->skeleton);
+	/* The library's open call, as wq-counter.c spells it out. */
+	rc = example_open_load(&ex, skel->skeleton, KFUNC);
 	if (rc == EXAMPLE_OK)
 		rc = run(&ex, skel);
 	task_work__destroy(skel);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <magic_kfunc.h>
 #include "example.h"
 /*
  * The skeleton maps the tree's section, so it names the type. Debian
@@ -67,7 +66,7 @@ int main(int argc, char **argv)
 {
 	struct example ex;
 	struct top_n *skel;
-	int rc, err;
+	int rc;
 
 	example_init(&ex, argc, argv, "");
 	skel = calloc(1, sizeof(*skel));
@@ -75,23 +74,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", ex.name);
 		return EXAMPLE_FAIL;
 	}
-	if (ex.plain) {
-		rc = example_open_plain(&ex, skel->skeleton);
-	} else {
-		/*
-		 * Rewrite the embedded object for the running kernel, then
-		 * open it: the one libmagic-kfunc call a loader needs. The
-		 * plan says what each kfunc extern was bound to.
-		 */
-		struct mkf_plan *plan = NULL;
-		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
-
-		err = mkf_object__open_skeleton(skel->skeleton, NULL, &opts);
-		rc = example_report(&ex, err, plan, KFUNC);
-		mkf_plan__free(plan);
-	}
-	if (rc == EXAMPLE_OK)
-		rc = example_load(&ex, skel->skeleton);
+	/* The library's open call, as wq-counter.c spells it out. */
+	rc = example_open_load(&ex, skel->skeleton, KFUNC);
 	if (rc == EXAMPLE_OK)
 		rc = run(&ex, skel);
 	top_n__destroy(skel);
