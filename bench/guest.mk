@@ -5,7 +5,7 @@
 
 EXTRA_DIST += bench/kfunc_cost.bpf.c
 CLEANFILES += bench/kfunc_cost.bpf.o
-bench/kfunc_cost.bpf.o: tests/bpf/wq.h tests/bpf/wq_impl.h
+bench/kfunc_cost.bpf.o: tests/bpf/bpf_test.h $(mkfbpf_HEADERS)
 
 if VM_TESTS
 noinst_PROGRAMS += bench/kfunc-cost

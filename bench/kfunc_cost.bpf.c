@@ -13,11 +13,13 @@
  * The two programs of each pair differ only in the name of the kfunc
  * called, so any difference in cost is the magic kfunc's.
  */
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: only the patched 6.12 runs it */
+#include <magic-kfunc/bpf_wq.h>
 #define WQ_IMPL_STRUCT_AUX
-#include "../tests/bpf/wq_impl.h"
-
-extern int bpf_wq_set_callback(struct bpf_wq *wq, wq_callback_fn callback_fn,
-			       unsigned int flags) __ksym;
+#define WQ_MAPS
+#include "../tests/bpf/bpf_test.h"
 
 #define X4(s)	s s s s
 #define X16(s)	X4(X4(s))

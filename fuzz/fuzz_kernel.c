@@ -2,7 +2,7 @@
 /*
  * libFuzzer target over the kernel side: the input is a raw .BTF blob
  * taken as the target kernel's vmlinux BTF (btf__new() +
- * mkf_kernel__new()), and the objects tests/unit builds are planned and
+ * mkf_kernel__new()), and the unit objects tests/bpf builds are planned and
  * rewritten against it. Every few inputs the blob goes through the file
  * loader (mkf_kernel__load()) too.
  */
@@ -16,11 +16,11 @@
 #include "fuzz_common.h"
 
 #ifndef MKF_FUZZ_OBJDIR
-#define MKF_FUZZ_OBJDIR "tests/unit"
+#define MKF_FUZZ_OBJDIR "tests/bpf"
 #endif
 
 static const char *const names[] = {
-	"kf_wq_new", "kf_wq_old", "kf_compat", "kf_list", "kf_clash",
+	"unit_wq_new", "unit_wq_old", "unit_compat", "unit_list", "unit_clash",
 };
 #define NOBJS (sizeof(names) / sizeof(names[0]))
 static void *objs[NOBJS];

@@ -10,7 +10,7 @@ FUZZ_SECONDS = 60
 FUZZ_TARGETS = fuzz_object fuzz_kernel
 
 # The seed corpus comes from the objects the build makes.
-fuzz: $(UNIT_BPF_OBJS) $(tests_bpf_objects) $(tests_cli_objects)
+fuzz: $(tests_bpf_objects)
 	$(AM_V_at)FUZZ_CC='$(CLANG)' \
 	FUZZ_CPPFLAGS='$(LIBBPF_CFLAGS) $(LIBELF_CFLAGS)' \
 	FUZZ_LIBS='$(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)' \

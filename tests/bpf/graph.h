@@ -26,6 +26,7 @@
 #define TREE_RESULT	357	/* removed in key order */
 #define REFCOUNT_RESULT	42	/* one node, in the tree and the list: 21 twice */
 #define PERCPU_RESULT	7
+#define MAP_LIST_RESULT	56	/* 5 then 6, from a list inside a map value */
 
 struct elem {
 	long v;
@@ -53,6 +54,19 @@ private(L) struct bpf_spin_lock llock;
 private(L) struct bpf_list_head lhead __contains(elem, node);
 private(T) struct bpf_spin_lock tlock;
 private(T) struct bpf_rb_root troot __contains(tnode, rb);
+/* A list nested in a map value, with its lock beside it. */
+struct lmap_val {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(elem, node);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct lmap_val);
+} lmap SEC(".maps");
+
 private(R) struct bpf_spin_lock rlock;
 private(R) struct bpf_rb_root rroot __contains(rnode, rb);
 private(R) struct bpf_list_head rhead __contains(rnode, node);

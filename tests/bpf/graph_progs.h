@@ -178,6 +178,48 @@ int refcount_ops(void *ctx)
 	return (int)sum;
 }
 
+/* Push onto, and pop from, the list of a map value (its own lock). */
+static __noinline int map_push(struct lmap_val *m, long v)
+{
+	struct elem *e = mkf_obj_new(struct elem);
+
+	if (!e)
+		return 1;
+	e->v = v;
+	bpf_spin_lock(&m->lock);
+	bpf_list_push_back(&m->head, &e->node);
+	bpf_spin_unlock(&m->lock);
+	return 0;
+}
+
+SEC("syscall")
+int map_list_ops(void *ctx)
+{
+	struct bpf_list_node *n;
+	struct lmap_val *m;
+	int key = 0, i;
+	long r = 0;
+
+	m = bpf_map_lookup_elem(&lmap, &key);
+	if (!m)
+		return 1;
+	if (map_push(m, 5) || map_push(m, 6))
+		return 2;
+	for (i = 0; i < 2; i++) {
+		struct elem *e;
+
+		bpf_spin_lock(&m->lock);
+		n = bpf_list_pop_front(&m->head);
+		bpf_spin_unlock(&m->lock);
+		if (!n)
+			return 3;
+		e = container_of(n, struct elem, node);
+		r = r * 10 + e->v;
+		bpf_obj_drop(e);
+	}
+	return (int)r;
+}
+
 SEC("syscall")
 int percpu_ops(void *ctx)
 {

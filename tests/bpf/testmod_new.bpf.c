@@ -4,12 +4,11 @@
  * kfuncs without their magic arguments, and the real legacy
  * mkf_testmod_legacy_impl() of the module as it is declared.
  */
-#include "testmod.h"
-
-extern __u32 mkf_testmod_magic(__u32 a) __ksym;
-extern __u32 mkf_testmod_magic2(__u32 a, __u32 b, __u32 c) __ksym;
-extern __u32 mkf_testmod_legacy(__u32 a) __ksym;
-extern __u32 mkf_testmod_legacy_impl(__u32 a, void *aux__ign) __ksym;
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: only the module's kernel runs it */
+#include <magic-kfunc/bpf_common.h>
+#include "bpf_test.h"
 
 SEC("syscall")
 int magic_new(void *ctx)

@@ -5,9 +5,13 @@
  * on a kernel whose BTF declares a struct bpf_prog_aux pointer there;
  * libmagic-kfunc binds it to the module's kfunc.
  */
-#include "testmod.h"
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: only the module's kernel runs it */
+#include <magic-kfunc/bpf_common.h>
+#include "bpf_test.h"
 
-extern __u32 mkf_testmod_magic_impl(__u32 a, void *aux__ign) __ksym;
+extern __u32 mkf_testmod_magic_impl(__u32 a, void *aux__ign) __mkf_kfunc;
 
 SEC("syscall")
 int magic_old(void *ctx)

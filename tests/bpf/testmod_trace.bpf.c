@@ -11,8 +11,13 @@
  * they saw into trace[] (slots TR_*), which the test compares with the
  * calling program's ID.
  */
-#include "testmod.h"
-#include "wq.h"
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: only the module's kernel runs it */
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_MAPS
+#define WQ_RESULT
+#include "bpf_test.h"
 #include <bpf/bpf_tracing.h>
 
 #define TR_MAGIC_ARGC		0	/* fentry: bpf_get_func_arg_cnt() */
@@ -31,10 +36,6 @@
 #define TR_RET_BIAS		0x1000
 
 #define WQ_MARK_TRACE		0xC0FFEE10ULL
-
-extern __u32 mkf_testmod_magic(__u32 a) __ksym;
-extern int bpf_wq_set_callback(struct bpf_wq *wq, wq_callback_fn callback_fn,
-			       unsigned int flags) __ksym;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

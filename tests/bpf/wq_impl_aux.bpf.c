@@ -5,8 +5,14 @@
  * the _impl entry: with a last "struct bpf_prog_aux *". libbpf accepts it
  * on those kernels, so there it is the verifier that has the last word.
  */
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: a kernel without bpf_wq cannot run it */
+#include <magic-kfunc/bpf_wq.h>
 #define WQ_IMPL_STRUCT_AUX
-#include "wq_impl.h"
+#define WQ_MAPS
+#define WQ_RESULT
+#include "bpf_test.h"
 
 static int wq_impl_aux_cb(void *map, int *key, void *value)
 {

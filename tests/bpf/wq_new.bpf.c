@@ -3,10 +3,13 @@
  * A program written for Linux 7.x: the prog aux argument is implicit, so
  * it calls bpf_wq_set_callback(wq, cb, flags) with three arguments.
  */
-#include "wq.h"
-
-extern int bpf_wq_set_callback(struct bpf_wq *wq, wq_callback_fn callback_fn,
-			       unsigned int flags) __ksym;
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: a kernel without bpf_wq cannot run it */
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_MAPS
+#define WQ_RESULT
+#include "bpf_test.h"
 
 static int wq_new_cb(void *map, int *key, void *value)
 {

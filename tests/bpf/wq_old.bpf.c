@@ -4,7 +4,15 @@
  * bpf_wq_set_callback_impl(wq, cb, flags, NULL), declared with the
  * "void *" last parameter of those kernels.
  */
-#include "wq_impl.h"
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: a kernel without bpf_wq cannot run it */
+/* For the 6.x bpf_wq_set_callback_impl(), "void *aux__ign" last. */
+#define MKF_COMPAT_IMPL
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_MAPS
+#define WQ_RESULT
+#include "bpf_test.h"
 
 static int wq_old_cb(void *map, int *key, void *value)
 {

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 # Malformed inputs (bad objects, bad kernel BTF, unreadable files), made
-# at test time from the objects tests/unit builds, through the library
+# at test time from the unit objects of tests/bpf, through the library
 # and the command line tool. MKF_VALGRIND=1 runs them under valgrind.
 
 TESTS += tests/malformed/malformed-test
@@ -17,5 +17,5 @@ tests_malformed_check_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \
 tests_malformed_check_LDFLAGS = -static
 tests_malformed_check_LDADD = libmagic-kfunc/libmagic-kfunc.la \
 	$(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)
-EXTRA_tests_malformed_check_DEPENDENCIES = $(UNIT_BPF_OBJS) cli/magic-kfunc
+EXTRA_tests_malformed_check_DEPENDENCIES = $(tests_bpf_unit_objects) cli/magic-kfunc
 

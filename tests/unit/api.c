@@ -18,11 +18,11 @@
 
 #include "magic_kfunc.h"
 #include "fixtures.h"
-#include "kf_wq_new.skel.h"
+#include "unit_wq_new.skel.h"
 #include "unit.h"
 
-#ifndef MKF_UNIT_BUILDDIR
-#define MKF_UNIT_BUILDDIR "tests/unit"
+#ifndef MKF_BPF_OBJDIR
+#define MKF_BPF_OBJDIR "tests/bpf"
 #endif
 
 /* ---- capture the library's messages ---- */
@@ -102,7 +102,7 @@ static void remove_files(void)
 
 static void object_path(const char *base, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s/%s.bpf.o", MKF_UNIT_BUILDDIR, base);
+	snprintf(buf, sz, "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
 }
 
 /* A whole file into a malloc'd buffer; 0 or a negative errno. */
@@ -404,7 +404,7 @@ static void test_open(void)
 	void *buf = NULL;
 	size_t sz = 0;
 
-	object_path("kf_wq_new", path, sizeof(path));
+	object_path("unit_wq_new", path, sizeof(path));
 	obj = mkf_object__open_file(path, NULL, &mo);
 	t_check("open_file: same object name, programs and maps as bpf_object__open_file",
 		same_as_plain(obj, path, why, sizeof(why)), "%s", why);
@@ -439,14 +439,14 @@ static void test_open(void)
 	plan = NULL;
 	free(buf);
 
-	/* A kernel without any list kfunc: kf_list's strong extern fits nothing. */
+	/* A kernel without any list kfunc: unit_list's strong extern fits nothing. */
 	bare = btf__new_empty();
 	if (bare)
 		btf__add_int(bare, "int", 4, BTF_INT_SIGNED);
 	kbare = bare ? mkf_kernel__new(bare) : NULL;
 	MKF_OPTS(mkf_open_opts, mo_bare, .kernel = kbare);
 	MKF_OPTS(mkf_open_opts, mo_bare_allow, .kernel = kbare, .allow_unresolved = true);
-	object_path("kf_list", path, sizeof(path));
+	object_path("unit_list", path, sizeof(path));
 	obj = kbare ? mkf_object__open_file(path, NULL, &mo_bare) : NULL;
 	t_check("open_file: an unresolved strong extern fails with ESRCH", !obj && errno == ESRCH,
 		"errno %d", errno);
@@ -472,28 +472,28 @@ static void test_skeleton(void)
 	struct btf *vm = fx_kernel(FX_616);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
 	MKF_OPTS(mkf_open_opts, mo, .kernel = k);
-	struct kf_wq_new *skel = calloc(1, sizeof(*skel));
+	struct unit_wq_new *skel = calloc(1, sizeof(*skel));
 	const void *data;
 	size_t data_sz;
 	int err = -1;
 
-	if (skel && !kf_wq_new__create_skeleton(skel)) {
+	if (skel && !unit_wq_new__create_skeleton(skel)) {
 		data = skel->skeleton->data;
 		data_sz = skel->skeleton->data_sz;
 		err = mkf_object__open_skeleton(skel->skeleton, NULL, &mo);
 		t_check("skeleton: opens through the rewrite", !err && skel->obj &&
-			skel->progs.set_wq && skel->progs.say && skel->maps.wq_map && skel->bss,
+			skel->progs.set_wq && skel->progs.say && skel->maps.wqs && skel->bss,
 			"err %d", err);
 		T_EXPECT("skeleton: embedded ELF pointer and size restored",
 			skel->skeleton->data == data && skel->skeleton->data_sz == data_sz);
 		t_check("skeleton: internal maps keep the skeleton's names",
-			skel->maps.bss && !strcmp(bpf_map__name(skel->maps.bss), "kf_wq_ne.bss"),
+			skel->maps.bss && !strcmp(bpf_map__name(skel->maps.bss), "unit_wq_.bss"),
 			"got %s", skel->maps.bss ? bpf_map__name(skel->maps.bss) : "-");
 	} else {
 		t_fail("skeleton: opens through the rewrite", "create_skeleton failed");
 	}
 	/* The generated destroy is the only cleanup (valgrind checks the rest). */
-	kf_wq_new__destroy(skel);
+	unit_wq_new__destroy(skel);
 	T_EXPECT("skeleton: NULL -> EINVAL",
 		mkf_object__open_skeleton(NULL, NULL, &mo) == -EINVAL && errno == EINVAL);
 	mkf_kernel__free(k);
@@ -531,7 +531,7 @@ static bool stderr_has(libbpf_print_fn_t dflt, const char *level, const char *ne
 		mkf_set_print(dflt);
 		/* A debug line (kernel loaded), info lines (rewrites planned). */
 		k = mkf_kernel__load(&ko);
-		object_path("kf_wq_old", path, sizeof(path));
+		object_path("unit_wq_old", path, sizeof(path));
 		if (!k || read_whole(path, &buf, &sz))
 			_exit(1);
 		plan = mkf_plan__compute(buf, sz, k, NULL);

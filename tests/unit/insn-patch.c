@@ -2061,7 +2061,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : MKF_UNIT_BUILDDIR;
+	const char *dir = argc > 1 ? argv[1] : MKF_BPF_OBJDIR;
 	static const struct {
 		const char *name;
 		bool (*fn)(char *w);
@@ -2076,8 +2076,8 @@ int main(int argc, char **argv)
 		const char *file;
 		size_t min_ext[K_NR];
 	} objs[] = {
-		{ "ip_calls.bpf.o", { 4, 10, 0 } },
-		{ "ip_core.bpf.o", { 2, 10, 5 } },
+		{ "unit_ip_calls.bpf.o", { 4, 10, 0 } },
+		{ "unit_ip_core.bpf.o", { 2, 10, 5 } },
 	};
 	char w[512], name[256], path[1024];
 	size_t i, total;

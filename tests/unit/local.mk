@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 # Host unit tests of libmagic-kfunc: BTF fixtures built in the tests,
-# BPF objects compiled here, real Debian kernel BTF when cached. Nothing
-# is ever loaded into the running kernel.
+# the BPF objects of tests/bpf (unit_*), real Debian kernel BTF when
+# cached. Nothing is ever loaded into the running kernel.
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
 	tests/unit/insn-patch
@@ -10,18 +10,14 @@ TESTS += $(unit_tests)
 
 UNIT_COMMON = tests/unit/unit.c tests/unit/unit.h tests/unit/fixtures.c tests/unit/fixtures.h
 UNIT_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc -I$(top_srcdir)/tests/unit \
-	-I$(top_builddir)/tests/unit $(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \
-	-DMKF_UNIT_BUILDDIR='"$(abs_top_builddir)/tests/unit"'
+	-I$(top_builddir)/tests/bpf $(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \
+	-DMKF_BPF_OBJDIR='"$(abs_top_builddir)/tests/bpf"'
 UNIT_LDADD = libmagic-kfunc/libmagic-kfunc.la $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)
 
-# BPF objects the rewrite tests work on (built by the top-level
-# .bpf.c.bpf.o rule; only ever opened by libbpf, never loaded).
-UNIT_BPF_OBJS = tests/unit/kf_wq_new.bpf.o tests/unit/kf_wq_old.bpf.o \
-	tests/unit/kf_compat.bpf.o tests/unit/kf_list.bpf.o tests/unit/kf_clash.bpf.o
-$(UNIT_BPF_OBJS): tests/unit/kf_bpf.h tests/unit/kf_wq.h tests/unit/$(am__dirstamp)
-EXTRA_DIST += tests/unit/kf_bpf.h tests/unit/kf_wq.h $(UNIT_BPF_OBJS:.bpf.o=.bpf.c)
-BUILT_SOURCES += tests/unit/kf_wq_new.skel.h
-CLEANFILES += $(UNIT_BPF_OBJS) tests/unit/kf_wq_new.skel.h
+# The BPF objects the rewrite tests work on are tests/bpf's unit_*
+# (tests/bpf/local.mk); the API test opens one through its skeleton.
+BUILT_SOURCES += tests/bpf/unit_wq_new.skel.h
+CLEANFILES += tests/bpf/unit_wq_new.skel.h
 
 # Resolver, rewrite and real-BTF tests reach internal functions: they
 # link the static library (hidden symbols are only hidden from the .so).
@@ -34,32 +30,29 @@ tests_unit_rewrite_SOURCES = tests/unit/rewrite.c $(UNIT_COMMON)
 tests_unit_rewrite_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_rewrite_LDFLAGS = -static
 tests_unit_rewrite_LDADD = $(UNIT_LDADD)
-EXTRA_tests_unit_rewrite_DEPENDENCIES = $(UNIT_BPF_OBJS)
+EXTRA_tests_unit_rewrite_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 tests_unit_real_btf_SOURCES = tests/unit/real-btf.c $(UNIT_COMMON)
 tests_unit_real_btf_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_real_btf_LDFLAGS = -static
 tests_unit_real_btf_LDADD = $(UNIT_LDADD)
-EXTRA_tests_unit_real_btf_DEPENDENCIES = $(UNIT_BPF_OBJS)
+EXTRA_tests_unit_real_btf_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 # The public API as users get it: the shared library, exported symbols only.
 tests_unit_api_SOURCES = tests/unit/api.c $(UNIT_COMMON)
-nodist_tests_unit_api_SOURCES = tests/unit/kf_wq_new.skel.h
+nodist_tests_unit_api_SOURCES = tests/bpf/unit_wq_new.skel.h
 tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_api_LDADD = $(UNIT_LDADD)
-EXTRA_tests_unit_api_DEPENDENCIES = $(UNIT_BPF_OBJS)
+EXTRA_tests_unit_api_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 # The instruction patcher (libmagic-kfunc/insn_patch.c, DESIGN.md section
-# 3a): hand-assembled sections, then two clang objects patched before
-# every helper and kfunc call and opened with libbpf. Its own copy of the
-# patcher: the test wraps malloc/calloc to fail each allocation in turn.
-INSN_PATCH_BPF_OBJS = tests/unit/ip_calls.bpf.o tests/unit/ip_core.bpf.o
-EXTRA_DIST += $(INSN_PATCH_BPF_OBJS:.bpf.o=.bpf.c)
-CLEANFILES += $(INSN_PATCH_BPF_OBJS)
-$(INSN_PATCH_BPF_OBJS): tests/unit/$(am__dirstamp)
+# 3a): hand-assembled sections, then two clang objects (tests/bpf's
+# unit_ip_*) patched before every helper and kfunc call and opened with
+# libbpf. Its own copy of the patcher: the test wraps malloc/calloc to
+# fail each allocation in turn.
 tests_unit_insn_patch_SOURCES = tests/unit/insn-patch.c libmagic-kfunc/insn_patch.c \
 	libmagic-kfunc/insn_patch.h
 tests_unit_insn_patch_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_insn_patch_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc
 tests_unit_insn_patch_LDADD = $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) -ldl
-EXTRA_tests_unit_insn_patch_DEPENDENCIES = $(INSN_PATCH_BPF_OBJS)
+EXTRA_tests_unit_insn_patch_DEPENDENCIES = $(tests_bpf_insn_objects)

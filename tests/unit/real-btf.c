@@ -107,8 +107,8 @@ static const struct row rows[] = {
 		[K73] = { 3, "bpf_list_push_back", -2 } } },
 };
 
-#ifndef MKF_UNIT_BUILDDIR
-#define MKF_UNIT_BUILDDIR "tests/unit"
+#ifndef MKF_BPF_OBJDIR
+#define MKF_BPF_OBJDIR "tests/bpf"
 #endif
 
 /*
@@ -131,7 +131,7 @@ static void check_object(const struct mkf_kernel *k, const char *id, const char 
 	int err = -1;
 
 	snprintf(name, sizeof(name), "%s: %s.bpf.o rewritten and reopened", id, object);
-	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_UNIT_BUILDDIR, object);
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, object);
 	f = fopen(path, "rb");
 	if (f) {
 		fseek(f, 0, SEEK_END);
@@ -240,8 +240,8 @@ int main(void)
 			mkf_kernel__has_kfunc_tags(k) ? "present" : "absent");
 		for (j = 0; j < sizeof(rows) / sizeof(rows[0]); j++)
 			check_row(k, kernel_ids[i], &rows[j], &rows[j].k[i]);
-		check_object(k, kernel_ids[i], "kf_wq_new", WQ, &rows[0].k[i]);
-		check_object(k, kernel_ids[i], "kf_wq_old", WQI, &rows[1].k[i]);
+		check_object(k, kernel_ids[i], "unit_wq_new", WQ, &rows[0].k[i]);
+		check_object(k, kernel_ids[i], "unit_wq_old", WQI, &rows[1].k[i]);
 		mkf_kernel__free(k);
 	}
 	return t_done();

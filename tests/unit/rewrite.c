@@ -14,8 +14,8 @@
 #include "fixtures.h"
 #include "unit.h"
 
-#ifndef MKF_UNIT_BUILDDIR
-#define MKF_UNIT_BUILDDIR "tests/unit"
+#ifndef MKF_BPF_OBJDIR
+#define MKF_BPF_OBJDIR "tests/bpf"
 #endif
 
 struct image {
@@ -29,7 +29,7 @@ static int read_image(const char *base, struct image *img)
 	FILE *f;
 	long n;
 
-	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_UNIT_BUILDDIR, base);
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
 	f = fopen(path, "rb");
 	if (!f)
 		return -errno;
@@ -374,43 +374,43 @@ struct wcase {
 };
 
 static const struct wcase wcases[] = {
-	{ "wq-new on 6.16", "kf_wq_new", FX_616, 1, 0, 0, {
+	{ "wq-new on 6.16", "unit_wq_new", FX_616, 1, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
 		{ "bpf_stream_vprintk", NULL, 0, 0, NULL } } },
-	{ "wq-new on 6.12-deb12", "kf_wq_new", FX_612_DEB12, 1, 0, 0, {
+	{ "wq-new on 6.12-deb12", "unit_wq_new", FX_612_DEB12, 1, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
 		{ "bpf_stream_vprintk", NULL, 0, 0, NULL } } },
-	{ "wq-new on 6.17", "kf_wq_new", FX_617, 2, 0, 0, {
+	{ "wq-new on 6.17", "unit_wq_new", FX_617, 2, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
 		{ "bpf_stream_vprintk", "bpf_stream_vprintk", MKF_PROTO_EXTEND, 1, NULL } } },
-	{ "wq-new on 6.18", "kf_wq_new", FX_618, 2, 0, 0, {
+	{ "wq-new on 6.18", "unit_wq_new", FX_618, 2, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1, NULL },
 		{ "bpf_stream_vprintk", "bpf_stream_vprintk_impl", MKF_PROTO_EXTEND, 1, NULL } } },
-	{ "wq-new on 7.0 (nothing to do)", "kf_wq_new", FX_70, 0, 0, 0, {
+	{ "wq-new on 7.0 (nothing to do)", "unit_wq_new", FX_70, 0, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback", MKF_PROTO_SAME, 0, NULL },
 		{ "bpf_stream_vprintk", "bpf_stream_vprintk", MKF_PROTO_SAME, 0, NULL } } },
-	{ "wq-old on 7.0", "kf_wq_old", FX_70, 1, 0, 0, {
+	{ "wq-old on 7.0", "unit_wq_old", FX_70, 1, 0, 0, {
 		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback", MKF_PROTO_SHRINK, -1, NULL } } },
-	{ "wq-old on 6.16 (nothing to do)", "kf_wq_old", FX_616, 0, 0, 0, {
+	{ "wq-old on 6.16 (nothing to do)", "unit_wq_old", FX_616, 0, 0, 0, {
 		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL } } },
-	{ "compat on 7.0 (merge into the short form)", "kf_compat", FX_70, 2, 0, 0, {
+	{ "compat on 7.0 (merge into the short form)", "unit_compat", FX_70, 2, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback", MKF_PROTO_SAME, 0, NULL },
 		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback", MKF_PROTO_SHRINK, -1,
 		  "bpf_wq_set_callback" },
 		{ "bpf_stream_vprintk___v617", "bpf_stream_vprintk", MKF_PROTO_SHRINK, -1, NULL } } },
-	{ "compat on 6.16 (merge into _impl)", "kf_compat", FX_616, 1, 0, 0, {
+	{ "compat on 6.16 (merge into _impl)", "unit_compat", FX_616, 1, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1,
 		  "bpf_wq_set_callback_impl" },
 		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL },
 		{ "bpf_stream_vprintk___v617", NULL, 0, 0, NULL } } },
-	{ "compat on 6.17 (flavor renamed)", "kf_compat", FX_617, 2, 0, 0, {
+	{ "compat on 6.17 (flavor renamed)", "unit_compat", FX_617, 2, 0, 0, {
 		{ "bpf_wq_set_callback", "bpf_wq_set_callback_impl", MKF_PROTO_EXTEND, 1,
 		  "bpf_wq_set_callback_impl" },
 		{ "bpf_wq_set_callback_impl", "bpf_wq_set_callback_impl", MKF_PROTO_SAME, 0, NULL },
 		{ "bpf_stream_vprintk___v617", "bpf_stream_vprintk", MKF_PROTO_SAME, 0, NULL } } },
-	{ "list-new on 6.12-deb12 (R4 = 0 before the call)", "kf_list", FX_612_DEB12, 1, 0, 1, {
+	{ "list-new on 6.12-deb12 (R4 = 0 before the call)", "unit_list", FX_612_DEB12, 1, 0, 1, {
 		{ "bpf_list_push_back", "bpf_list_push_back_impl", MKF_PROTO_EXTEND, 2, NULL } } },
-	{ "list-new on 7.3", "kf_list", FX_73, 0, 0, 0, {
+	{ "list-new on 7.3", "unit_list", FX_73, 0, 0, 0, {
 		{ "bpf_list_push_back", "bpf_list_push_back", MKF_PROTO_SAME, 0, NULL } } },
 };
 
@@ -511,7 +511,7 @@ static void run_wcase(const struct wcase *c)
 	snprintf(name, sizeof(name), "%s: object read", c->name);
 	err = read_image(c->object, &orig);
 	if (err) {
-		t_fail(name, "%s/%s.bpf.o: %s", MKF_UNIT_BUILDDIR, c->object, strerror(-err));
+		t_fail(name, "%s/%s.bpf.o: %s", MKF_BPF_OBJDIR, c->object, strerror(-err));
 		goto out;
 	}
 	plan = mkf_plan__compute(orig.buf, orig.sz, k, NULL);
@@ -552,7 +552,7 @@ static void test_plan_mismatch(void)
 	size_t sz;
 	int err = 0;
 
-	if (read_image("kf_wq_new", &a) || read_image("kf_wq_old", &b)) {
+	if (read_image("unit_wq_new", &a) || read_image("unit_wq_old", &b)) {
 		t_fail("rewrite refuses a plan made for another object", "objects missing");
 		goto out;
 	}
@@ -578,7 +578,7 @@ static void test_name_clash(void)
 	struct mkf_plan *plan = NULL;
 	struct image img = {};
 
-	if (!read_image("kf_clash", &img))
+	if (!read_image("unit_clash", &img))
 		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
 	if (plan) {
 		good = mkf_plan__find_entry(plan, "bpf_wq_set_callback___good");
@@ -611,7 +611,7 @@ static void test_name_taken(void)
 	struct image img = {};
 	long idx = -1;
 
-	if (!read_image("kf_compat", &img) && !view_open(&v, &img))
+	if (!read_image("unit_compat", &img) && !view_open(&v, &img))
 		idx = find_und_sym(&v, "bpf_wq_set_callback");
 	if (idx >= 0) {
 		Elf64_Sym *syms = (Elf64_Sym *)((char *)img.buf + v.symtab_sh.sh_offset);
@@ -645,7 +645,7 @@ static void test_unchanged_is_identical(void)
 	size_t sz = 0;
 	int err = -1;
 
-	if (!read_image("kf_wq_new", &img))
+	if (!read_image("unit_wq_new", &img))
 		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
 	if (plan && !mkf_plan__change_cnt(plan))
 		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
@@ -695,7 +695,7 @@ static void test_call_patch_refusal(void)
 
 	ro.err_buf = why;
 	ro.err_buf_sz = sizeof(why);
-	if (!k || read_image("kf_list", &img)) {
+	if (!k || read_image("unit_list", &img)) {
 		t_fail("call patching: a relocation section aimed at section 0", "setup failed");
 		goto out;
 	}

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-/* Written for 7.x: the short forms, no verifier-provided arguments. */
-#include "kf_wq.h"
-
-extern int bpf_wq_set_callback(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
-			       unsigned int flags) __weak __ksym;
-extern int bpf_stream_vprintk(int stream_id, const char *fmt, const void *args,
-			      __u32 len) __weak __ksym;
+/*
+ * Written for 7.x: the short forms, no verifier-provided arguments, as
+ * the public header declares them (weak).
+ */
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#include <magic-kfunc/bpf_wq.h>
+#include <magic-kfunc/bpf_stream.h>
+#define WQ_MAPS
+#include "bpf_test.h"
 
 int calls;
 
@@ -18,12 +21,12 @@ static int wq_cb(void *map, int *key, void *value)
 SEC("tc")
 int set_wq(void *ctx)
 {
-	struct elem *e = wq_elem();
+	struct bpf_wq *wq = wq_lookup();
 
-	if (!e)
+	if (!wq)
 		return 0;
 	if (bpf_ksym_exists(bpf_wq_set_callback))
-		return bpf_wq_set_callback(&e->wq, wq_cb, 0);
+		return bpf_wq_set_callback(wq, wq_cb, 0);
 	return 1;
 }
 

@@ -4,19 +4,16 @@
  * parameter "struct bpf_prog_aux *"), weak, called with NULL: plain
  * libbpf binds 7.x's prototype-only _impl, which the verifier refuses.
  */
-#include "cli_bpf.h"
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong, as bpf_wq_init() is on every kernel with bpf_wq */
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_IMPL_STRUCT_AUX
+#define WQ_MAPS
+#include "bpf_test.h"
 
-/*
- * A complete struct, as vmlinux.h-based programs see it: libbpf checks
- * a pointed-to struct's kind, not its members (a bare declaration would
- * be a FWD, incompatible with the kernel's STRUCT).
- */
-struct bpf_prog_aux {
-	int __opaque;
-};
-
-extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
-				    unsigned int flags, struct bpf_prog_aux *aux) __weak __ksym;
+/* Weak, unlike bpf_wq_init(). */
+#pragma weak bpf_wq_set_callback_impl
 
 static int cb(void *map, int *key, void *value)
 {
@@ -26,7 +23,7 @@ static int cb(void *map, int *key, void *value)
 SEC("syscall")
 int wq_impl_aux(void *ctx)
 {
-	struct bpf_wq *wq = wq_get();
+	struct bpf_wq *wq = wq_prepare(NULL);
 
 	if (!wq || !bpf_ksym_exists(bpf_wq_set_callback_impl))
 		return 1;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Written for 7.2+: bpf_list_push_back() without the verifier-filled offset. */
-#include "kf_bpf.h"
-
-extern int bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node) __ksym;
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong: refused where unresolved */
+#include <magic-kfunc/bpf_obj.h>
 
 struct elem {
 	struct bpf_list_head head;

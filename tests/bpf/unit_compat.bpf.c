@@ -3,12 +3,18 @@
  * Hand-written compat in sched_ext's style: both forms declared weak,
  * chosen with bpf_ksym_exists(), plus a flavored 6.17-style extern.
  */
-#include "kf_wq.h"
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define MKF_COMPAT_IMPL		/* the 6.x _impl, "void *aux__ign" last */
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_MAPS
+#include "bpf_test.h"
 
-extern int bpf_wq_set_callback(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
-			       unsigned int flags) __weak __ksym;
-extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
-				    unsigned int flags, void *aux__ign) __weak __ksym;
+/*
+ * 6.17's 5-argument bpf_stream_vprintk() as hand-written compat spells
+ * it, a flavor: the public header has only the 7.x form, which the
+ * library binds to it on 6.17.
+ */
 extern int bpf_stream_vprintk___v617(int stream_id, const char *fmt, const void *args,
 				     __u32 len, void *aux__prog) __weak __ksym;
 
@@ -20,14 +26,14 @@ static int wq_cb(void *map, int *key, void *value)
 SEC("tc")
 int set_wq(void *ctx)
 {
-	struct elem *e = wq_elem();
+	struct bpf_wq *wq = wq_lookup();
 
-	if (!e)
+	if (!wq)
 		return 0;
 	if (bpf_ksym_exists(bpf_wq_set_callback))
-		return bpf_wq_set_callback(&e->wq, wq_cb, 0);
+		return bpf_wq_set_callback(wq, wq_cb, 0);
 	if (bpf_ksym_exists(bpf_wq_set_callback_impl))
-		return bpf_wq_set_callback_impl(&e->wq, wq_cb, 0, (void *)0);
+		return bpf_wq_set_callback_impl(wq, wq_cb, 0, (void *)0);
 	return 1;
 }
 

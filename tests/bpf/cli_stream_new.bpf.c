@@ -4,10 +4,9 @@
  * len). Kernels before 6.17 have no such kfunc in any form, so this
  * object is the unresolved case (rewrite refuses, explain exits 3).
  */
-#include "cli_bpf.h"
-
-extern int bpf_stream_vprintk(int stream_id, const char *fmt__str, const void *args,
-			      __u32 len__sz) __ksym;
+#include <linux/bpf.h>
+#define __mkf_kfunc __ksym	/* strong: the unresolved case */
+#include <magic-kfunc/bpf_stream.h>
 
 SEC("syscall")
 int stream_new(void *ctx)

@@ -3,10 +3,13 @@
  * Written for Linux 6.10 - 6.19: bpf_wq_set_callback_impl(wq, cb,
  * flags, NULL), the last argument a dummy the verifier fills in.
  */
-#include "cli_bpf.h"
-
-extern int bpf_wq_set_callback_impl(struct bpf_wq *wq, int (*cb)(void *, int *, void *),
-				    unsigned int flags, void *aux__ign) __ksym;
+#include <linux/bpf.h>
+#define MKF_DEFINE_UAPI_TYPES
+#define __mkf_kfunc __ksym	/* strong, as bpf_wq_init() is on every kernel with bpf_wq */
+#define MKF_COMPAT_IMPL		/* the 6.x _impl, "void *aux__ign" last */
+#include <magic-kfunc/bpf_wq.h>
+#define WQ_MAPS
+#include "bpf_test.h"
 
 static int cb(void *map, int *key, void *value)
 {
@@ -16,7 +19,7 @@ static int cb(void *map, int *key, void *value)
 SEC("syscall")
 int wq_old(void *ctx)
 {
-	struct bpf_wq *wq = wq_get();
+	struct bpf_wq *wq = wq_prepare(NULL);
 
 	if (!wq)
 		return 1;
