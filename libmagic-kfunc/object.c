@@ -10,6 +10,7 @@
 #include "btf_util.h"
 #include "log.h"
 #include "elf_util.h"
+#include "obj_check.h"
 #include "object.h"
 
 #define KSYMS_SEC ".ksyms"
@@ -424,6 +425,18 @@ static int check_btf_header(const void *data, size_t size)
 		       h->str_len, size);
 		return -EINVAL;
 	}
+	/*
+	 * clang lays types out first, strings right after. libbpf 1.1
+	 * parses a gap or a different order, but writes the BTF back
+	 * without it and keeps the old offsets in the header: the rewritten
+	 * object would not parse.
+	 */
+	if (h->type_off || h->str_off != h->type_len) {
+		pr_err("the object's .BTF does not have its strings right after its types "
+		       "(types %u+%u, strings %u+%u)\n", h->type_off, h->type_len, h->str_off,
+		       h->str_len);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -495,6 +508,11 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 	err = collect_externs(obj);
 	if (!err)
 		err = count_calls(obj);
+	/* What libbpf 1.1's open would crash on: nobody gets to hand it over. */
+	if (!err)
+		err = mkf_obj_check_elf(obj->elf, obj->symtab_shndx);
+	if (!err && obj->btf)
+		err = mkf_obj_check_btf(obj->elf, obj->symtab_shndx, obj->btf);
 	if (err)
 		goto err_out;
 	return 0;

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Object shapes that crash or hang libbpf 1.1's bpf_object__open():
+ * mkf_object__open_*() hand objects to that libbpf, so the reader
+ * refuses them (EINVAL, a warning naming what) before anyone does.
+ * Each check is one class found by fuzzing libbpf 1.1.2 (the classes
+ * and their crash sites: docs/robustness.md); none refuses an object
+ * clang writes. Names and type references are checked by
+ * mkf_btf_check() (btf_util.c).
+ */
+#ifndef MKF_OBJ_CHECK_H
+#define MKF_OBJ_CHECK_H
+
+#include <gelf.h>
+#include <bpf/btf.h>
+
+/* ELF: relocation targets, function symbols, sections libbpf reads once. */
+int mkf_obj_check_elf(Elf *elf, size_t symtab_shndx);
+
+/*
+ * BTF (after mkf_btf_check()): FUNC types, containment cycles, .kconfig
+ * sizes, .struct_ops extents (elf gives the .struct_ops data and the
+ * symbols).
+ */
+int mkf_obj_check_btf(Elf *elf, size_t symtab_shndx, const struct btf *btf);
+
+#endif
