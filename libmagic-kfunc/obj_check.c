@@ -15,7 +15,7 @@
  */
 static const char *const single_sections[] = { ".BTF", ".BTF.ext", ".struct_ops" };
 
-static int check_sections_once(Elf *elf)
+int mkf_obj_check_sections(Elf *elf)
 {
 	size_t shstrndx, i, cnt[sizeof(single_sections) / sizeof(single_sections[0])] = {};
 	Elf_Scn *scn = NULL;
@@ -91,9 +91,7 @@ int mkf_obj_check_elf(Elf *elf, size_t symtab)
 
 	if (elf_getshdrnum(elf, &shnum))
 		return -EINVAL;
-	err = check_sections_once(elf);
-	if (!err)
-		err = check_rel_targets(elf, shnum);
+	err = check_rel_targets(elf, shnum);
 	if (!err && symtab)
 		err = check_func_symbols(elf, symtab, shnum);
 	return err;

@@ -14,7 +14,10 @@
 #include <gelf.h>
 #include <bpf/btf.h>
 
-/* ELF: relocation targets, function symbols, sections libbpf reads once. */
+/* Sections libbpf takes by name appear once (before any is read). */
+int mkf_obj_check_sections(Elf *elf);
+
+/* ELF: relocation targets, function symbols. */
 int mkf_obj_check_elf(Elf *elf, size_t symtab_shndx);
 
 /*

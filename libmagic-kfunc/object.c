@@ -477,6 +477,8 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 		goto err_out;
 	}
 	err = check_sections(obj->elf, &ehdr, sz);
+	if (!err)
+		err = mkf_obj_check_sections(obj->elf);
 	if (err)
 		goto err_out;
 	scn = mkf_elf_find_scn(obj->elf, ".BTF", &shdr);

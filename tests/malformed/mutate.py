@@ -288,6 +288,64 @@ def main():
         "the object's .BTF: BTF type [%d] refers to type [%d], past the last one"
         % (impl_fn, len(ob.types) + 1000))
 
+    # --- shapes that crash or hang libbpf 1.1.2's bpf_object__open() ---
+    # (docs/robustness.md, "libbpf 1.1.2 itself"): the reader refuses them.
+    ob = obj_btf(eold)
+    defined = {n for (_, n, shndx, _) in eold.symbols() if shndx}
+    prog_fn = next(i for i, t in enumerate(ob.types[1:], 1)
+                   if t[2] == BTF_KIND_FUNC and t[1] in defined)
+    int_id = ob.find(BTF_KIND_INT)
+
+    def prog_func_not_proto(e):
+        obj_btf(e).set_word(prog_fn, 2, int_id)
+    obj('prog-func-not-proto', mutated(old, prog_func_not_proto), 'EINVAL',
+        "the object's .BTF: FUNC [%d] has a type that is not a FUNC_PROTO" % prog_fn)
+
+    mods = [i for i, t in enumerate(ob.types[1:], 1) if t[2] in (8, 9, 10, 11)]
+    if mods:
+        def modifier_cycle(e):
+            obj_btf(e).set_word(mods[0], 2, mods[0])
+        obj('btf-modifier-cycle', mutated(old, modifier_cycle), 'EINVAL',
+            "the object's .BTF: type [%d] contains itself" % mods[0])
+
+    st = next(i for i, t in enumerate(ob.types[1:], 1) if t[2] == BTF_KIND_STRUCT and t[3])
+
+    def struct_contains_itself(e):
+        obj_btf(e).set_word(st, 4, st)  # member 0's type
+    obj('btf-struct-contains-itself', mutated(old, struct_contains_itself), 'EINVAL',
+        "the object's .BTF: type [%d] contains itself" % st)
+
+    fsym = next((at, n) for (at, n, shndx, _) in eold.symbols() if n == ob.types[prog_fn][1])
+
+    def func_symbol_too_big(e):
+        struct.pack_into('<Q', e.data, fsym[0] + 16, 1 << 62)
+    syms = eold.symbols()
+    obj('func-symbol-past-section', mutated(old, func_symbol_too_big), 'EINVAL',
+        'symbol %d: function at 0, %d bytes, past the end of its section'
+        % ([s[0] for s in syms].index(fsym[0]), 1 << 62))
+
+    rel = next(i for i, s in enumerate(eold.shdrs)
+               if s['type'] == 9 and s['info'] and eold.shdrs[s['info']]['flags'] & 4)
+
+    def rel_target_zero(e):
+        e.set_shdr(e.shdrs[rel], 'info', 0)
+    obj('rel-target-section-0', mutated(old, rel_target_zero), 'EINVAL',
+        'section %d: relocations for section 0, which has no contents' % rel)
+
+    def btf_gap(e):
+        sec = e.section('.BTF')['offset']
+        soff, slen = struct.unpack_from('<II', e.data, sec + 16)
+        struct.pack_into('<II', e.data, sec + 16, soff + 4, slen - 4)
+    obj('btf-gap-before-strings', mutated(old, btf_gap), 'EINVAL',
+        "the object's .BTF does not have its strings right after its types")
+
+    lic = eold.names.index('license')
+
+    def second_btf(e):
+        e.set_shdr(e.shdrs[lic], 'name', e.shdrs[btf_idx]['name'])
+    obj('two-btf-sections', mutated(old, second_btf), 'EINVAL',
+        'the object has more than one .BTF section')
+
     def ksyms_other(e):
         # The .ksyms DATASEC lists some other type, not the extern's FUNC.
         b = obj_btf(e)
