@@ -10,7 +10,9 @@
  *	feed INPUT to the public API: mkf_plan__compute(), mkf_object__open_mem()
  *	(or mkf_object__open_file() for KIND "path", mkf_kernel__load() for
  *	KIND "kbtf" and, as a module's BTF, "mbtf") and mkf_object__rewrite()
- *	(alone for KIND "plan": INPUT with BASE_OBJ's plan), and check each
+ *	(alone for KIND "plan": INPUT with BASE_OBJ's plan; for KIND "patch"
+ *	INPUT's own plan, which must succeed, and an open and a rewrite that
+ *	the call patching refuses), and check each
  *	fails with ERRNO (a name) and says MESSAGE. ERRNO ESRCH for "kbtf":
  *	the kernel loads, and the strong extern of BASE_OBJ fits nothing.
  *
@@ -223,6 +225,31 @@ int main(int argc, char **argv)
 		check(ret == -err && errno == err && !out && !out_sz,
 		      "mkf_object__rewrite() with another object's plan fails",
 		      "returned %d, errno %d, out %p", ret, errno, out);
+	} else if (!strcmp(kind, "patch")) {
+		char why[256] = "stale";
+		MKF_OPTS(mkf_rewrite_opts, ro, .err_buf = why, .err_buf_sz = sizeof(why));
+		MKF_OPTS(mkf_open_opts, mo, .kernel = k);
+
+		if (read_all(input, &buf, &sz)) {
+			fprintf(stderr, "cannot read %s\n", input);
+			return 2;
+		}
+		/* The plan is fine: only its instruction patches cannot be made. */
+		plan = mkf_plan__compute(buf, sz, k, NULL);
+		check(plan && mkf_plan__change_cnt(plan), "mkf_plan__compute() plans call set-ups",
+		      "errno %d", errno);
+		captured[0] = '\0';
+		errno = 0;
+		ret = plan ? mkf_object__rewrite(buf, sz, plan, &out, &out_sz, &ro) : 0;
+		check(ret == -err && errno == err && !out && !out_sz,
+		      "mkf_object__rewrite() refuses the patch", "returned %d, errno %d", ret, errno);
+		check(strstr(captured, msg) && strstr(why, msg), "mkf_object__rewrite() says why",
+		      "library said: %s; err_buf: %s", captured, why);
+		captured[0] = '\0';
+		errno = 0;
+		obj = mkf_object__open_mem(buf, sz, NULL, &mo);
+		expect_fail("mkf_object__open_mem()", obj, errno, err, msg);
+		bpf_object__close(obj);
 	} else if (!strcmp(kind, "plan")) {
 		char why[256] = "stale";
 		MKF_OPTS(mkf_rewrite_opts, ro, .err_buf = why, .err_buf_sz = sizeof(why));

@@ -22,7 +22,7 @@ import sys
 # objects' "fits nothing" row is a good object on a kernel without the
 # function: a "kbtf" case.
 TABLE_KINDS = {
-    'Objects': {'obj', 'plan', 'kbtf'},
+    'Objects': {'obj', 'plan', 'patch', 'kbtf'},
     'Files': {'path'},
     'Kernel BTF': {'kbtf', 'mbtf'},
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 """Make malformed BPF objects and kernel BTF files from good ones.
 
-usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR
+usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR OBJ_LIST
 
 OBJ_OLD has one strong kfunc extern that the kernel renames (so the
 rewrite has work to do), OBJ_NEW has two externs, KERNEL_BTF is a raw
@@ -131,7 +131,7 @@ def obj_btf(elf):
 
 
 def main():
-    outdir, obj_old, obj_new, kbtf, mbtf, rwdir = sys.argv[1:7]
+    outdir, obj_old, obj_new, kbtf, mbtf, rwdir, obj_list = sys.argv[1:8]
     old = open(obj_old, 'rb').read()
     new = open(obj_new, 'rb').read()
     kraw = open(kbtf, 'rb').read()
@@ -345,6 +345,34 @@ def main():
         e.set_shdr(e.shdrs[lic], 'name', e.shdrs[btf_idx]['name'])
     obj('two-btf-sections', mutated(old, second_btf), 'EINVAL',
         'the object has more than one .BTF section')
+
+    # --- call patching the rewrite refuses (kind "patch": the plan works) ---
+    # OBJ_LIST calls a strong bpf_list_push_back, which the 7.0 fixture
+    # kernel has only as bpf_list_push_back_impl: R4 = 0 goes before the call.
+    lst = open(obj_list, 'rb').read()
+    elst = Elf(lst)
+    lsyms = elst.symbols()
+
+    def func_too_small(e):
+        at = next(a for (a, n, shndx, _) in lsyms if n == 'push')
+        struct.pack_into('<Q', e.data, at + 16, 8)  # one instruction: the call is outside
+    add('patch-call-outside-functions', 'patch', mutated(lst, func_too_small), 'EINVAL', 1,
+        'cannot insert the register set-up before its kfunc calls: insertion at 11: '
+        'outside every function', None)
+
+    lrel = next(i for i, s in enumerate(elst.shdrs)
+                if s['type'] == 9 and elst.shdrs[s['info']]['flags'] & 4)
+    push_sym = [n for (_, n, _, _) in lsyms].index('bpf_list_push_back')
+
+    def unknown_reloc_type(e):
+        s = e.shdrs[lrel]
+        for k in range(s['size'] // 16):
+            info, = struct.unpack_from('<Q', e.data, s['offset'] + 16 * k + 8)
+            if info >> 32 == push_sym:
+                struct.pack_into('<Q', e.data, s['offset'] + 16 * k + 8,
+                                 (info & ~0xffffffff) | 99)
+    add('patch-unknown-reloc-type', 'patch', mutated(lst, unknown_reloc_type), 'EINVAL', 1,
+        'relocation 1 of section %d: type 99 not understood' % elst.shdrs[lrel]['info'], None)
 
     def ksyms_other(e):
         # The .ksyms DATASEC lists some other type, not the extern's FUNC.
