@@ -247,6 +247,20 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 	return ret;
 }
 
+/* The whole help, or one command's (topic: its full name). */
+static void print_help(const char *topic)
+{
+	size_t i;
+
+	for (i = 0; topic && i < sizeof(help_cmds) / sizeof(help_cmds[0]); i++) {
+		if (!strcmp(help_cmds[i].name, topic)) {
+			fputs(help_cmds[i].text, stdout);
+			return;
+		}
+	}
+	fputs(help_text, stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = {};
@@ -283,24 +297,35 @@ int main(int argc, char **argv)
 	if (ret) {
 		/* parse error */
 	} else if (help) {
-		fputs(help_text, stdout);
+		print_help(NULL);
 	} else if (version) {
 		print_version(&cli);
 	} else if (!word_cnt) {
 		ret = cli_usage_error(&cli, "no command given (try 'magic-kfunc help')");
 	} else {
+		const char *topic = NULL;
+
 		ret = find_cmd(&cli, words[0], &id);
 		cli.argv = (char **)words + 1;
 		cli.argc = (int)word_cnt - 1;
-		/* bpftool's "CMD help" works too. */
-		if (!ret && cli.argc && !strcmp(cli.argv[0], "help"))
+		/* bpftool's "CMD help", and "help CMD": that command's help. */
+		if (!ret && id != CMD_HELP && cli.argc && !strcmp(cli.argv[0], "help")) {
+			topic = cmds[id].name;
 			id = CMD_HELP;
+			cli.argc = 0;
+		} else if (!ret && id == CMD_HELP && cli.argc == 1) {
+			enum cmd_id about;
+
+			ret = find_cmd(&cli, cli.argv[0], &about);
+			topic = ret ? NULL : cmds[about].name;
+			cli.argc = 0;
+		}
 		if (!ret)
 			ret = check_usage(&cli, id, cmds[id].name);
 		if (ret) {
 			/* usage error */
 		} else if (id == CMD_HELP) {
-			fputs(help_text, stdout);
+			print_help(topic);
 		} else if (id == CMD_EXPLAIN) {
 			ret = cmd_explain(&cli);
 		} else if (id == CMD_REWRITE) {

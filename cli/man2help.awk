@@ -8,6 +8,9 @@
 #   EXIT STATUS          -> each .TP entry: its tag, then the first
 #                           sentence of its text, wrapped
 #
+# and help_cmds[], one per command ("magic-kfunc help CMD", "CMD help"):
+# the command's usage lines and its COMMANDS entries in full.
+#
 # Knows only the man macros the page uses (see the page's header); POSIX
 # awk (mawk, gawk, busybox) is enough.
 
@@ -74,7 +77,20 @@ function cstr(s) {
 }
 
 function emit(s) {
-	print "\t\"" cstr(s) "\\n\""
+	if (sink != "")
+		cmdtext[sink] = cmdtext[sink] s "\n"
+	else
+		print "\t\"" cstr(s) "\\n\""
+}
+
+# The command a usage line or a COMMANDS tag is about: its first word
+# that is not the program, an option group or punctuation.
+function cmd_of(s,    n, w, i) {
+	n = split(s, w, " ")
+	for (i = 1; i <= n; i++)
+		if (w[i] ~ /^[a-z]+$/ && w[i] != "magic-kfunc")
+			return w[i]
+	return ""
 }
 
 # The first sentence: up to the first ". " or the final ".".
@@ -104,14 +120,27 @@ function wrap(s, lead, indent,    n, w, i, line, fresh) {
 		emit(line)
 }
 
-function flush_usage() {
+function flush_usage(    cmd) {
 	if (usage == "") return
 	emit((nusage++ ? "       " : "Usage: ") usage)
+	cmd = cmd_of(usage)
+	if (cmd != "" && !(cmd in cmdusage)) {
+		cmdusage[cmd] = usage
+		cmds[++ncmds] = cmd
+	}
 	usage = ""
 }
 
-function flush_item() {
+function flush_item(    cmd) {
 	if (tag == "") return
+	# A command's entry in full, for its own help.
+	cmd = section == "COMMANDS" ? cmd_of(tag) : ""
+	if (cmd != "") {
+		sink = cmd
+		emit("  " tag)
+		wrap(body, "        ", "        ")
+		sink = ""
+	}
 	body = first_sentence(body)
 	# Short tags share the line with their text, as in usage messages.
 	if (length(tag) < 6)
@@ -164,4 +193,20 @@ END {
 	emit("")
 	emit("See magic-kfunc(8) for the details.")
 	print "\t;"
+	print ""
+	print "static const struct help_cmd {"
+	print "\tconst char *name;"
+	print "\tconst char *text;"
+	print "} help_cmds[] = {"
+	for (i = 1; i <= ncmds; i++) {
+		c = cmds[i]
+		print "\t{ \"" c "\","
+		print "\t  \"Usage: magic-kfunc " cstr(substr(cmdusage[c], index(cmdusage[c], " ") + 1)) "\\n\""
+		print "\t  \"\\n\""
+		n = split(cmdtext[c], lines, "\n")
+		for (j = 1; j < n; j++)
+			print "\t  \"" cstr(lines[j]) "\\n\""
+		print "\t  \"\\nOptions: magic-kfunc help. See magic-kfunc(8) for the details.\\n\" },"
+	}
+	print "};"
 }
