@@ -28,3 +28,12 @@ cli/magic-kfunc.help.h: cli/magic-kfunc.8 cli/man2help.awk
 	$(AWK) -f $(srcdir)/cli/man2help.awk $(srcdir)/cli/magic-kfunc.8 > $@.tmp && mv $@.tmp $@
 CLEANFILES += cli/magic-kfunc.help.h
 EXTRA_DIST += cli/man2help.awk
+
+# bash completion, from the same man page.
+bashcompletiondir = $(datadir)/bash-completion/completions
+bashcompletion_DATA = cli/completion/magic-kfunc
+cli/completion/magic-kfunc: cli/magic-kfunc.8 cli/man2completion.awk
+	$(AM_V_GEN)$(MKDIR_P) cli/completion && \
+	$(AWK) -f $(srcdir)/cli/man2completion.awk $(srcdir)/cli/magic-kfunc.8 > $@.tmp && mv $@.tmp $@
+CLEANFILES += cli/completion/magic-kfunc
+EXTRA_DIST += cli/man2completion.awk

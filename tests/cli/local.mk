@@ -3,6 +3,6 @@
 # tests/bpf (cli_*, built by "make") and the real Debian kernel BTF of the
 # harness cache. Files only: nothing is loaded into the running kernel.
 
-TESTS += tests/cli/cli-test
+TESTS += tests/cli/cli-test tests/cli/completion-test
 # mkf_testmod.c becomes split "module" BTF at test time (cc -g, pahole).
-EXTRA_DIST += tests/cli/cli-test tests/cli/mkf_testmod.c
+EXTRA_DIST += tests/cli/cli-test tests/cli/completion-test tests/cli/mkf_testmod.c
