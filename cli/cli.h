@@ -67,5 +67,6 @@ int cmd_explain(struct cli *cli);
 int cmd_rewrite(struct cli *cli);
 int cmd_list(struct cli *cli);
 int cmd_matrix(struct cli *cli);
+int cmd_doctor(struct cli *cli);
 
 #endif

@@ -58,7 +58,7 @@ static const struct option long_options[] = {
  */
 static const char short_options[] = "-:jpdVho:";
 
-enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_HELP };
+enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_DOCTOR, CMD_HELP };
 
 /* In enum order: cmds[id].name is the command's name. */
 static const struct cmd {
@@ -69,6 +69,7 @@ static const struct cmd {
 	{ "rewrite", CMD_REWRITE },
 	{ "list", CMD_LIST },
 	{ "matrix", CMD_MATRIX },
+	{ "doctor", CMD_DOCTOR },
 	{ "help", CMD_HELP },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -154,7 +155,8 @@ static int find_cmd(struct cli *cli, const char *word, enum cmd_id *id)
 /* Options that only one command takes, and argument counts. */
 static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 {
-	bool single_kernel = id == CMD_EXPLAIN || id == CMD_REWRITE || id == CMD_LIST;
+	bool single_kernel = id == CMD_EXPLAIN || id == CMD_REWRITE || id == CMD_LIST ||
+			     id == CMD_DOCTOR;
 
 	if (id != CMD_REWRITE && (cli->output || cli->in_place || cli->allow_unresolved))
 		return cli_usage_error(cli, "%s: -o, --in-place and --allow-unresolved are for "
@@ -190,6 +192,7 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 		if (cli->module_btf_cnt)
 			return cli_usage_error(cli, "matrix: --module-btf is not supported");
 		break;
+	case CMD_DOCTOR:
 	case CMD_HELP:
 		break;
 	}
@@ -332,6 +335,8 @@ int main(int argc, char **argv)
 			ret = cmd_rewrite(&cli);
 		} else if (id == CMD_LIST) {
 			ret = cmd_list(&cli);
+		} else if (id == CMD_DOCTOR) {
+			ret = cmd_doctor(&cli);
 		} else {
 			ret = cmd_matrix(&cli);
 		}

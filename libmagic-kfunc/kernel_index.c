@@ -291,6 +291,20 @@ bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel)
 	return FUNC_GET(kernel, kernel->tag_cnt > 0, false);
 }
 
+const struct btf *mkf_kernel__btf(const struct mkf_kernel *kernel)
+{
+	return FUNC_GET(kernel, kernel->vmlinux, NULL);
+}
+
+const struct btf *mkf_kernel__module_btf(const struct mkf_kernel *kernel, size_t idx)
+{
+	if (!kernel)
+		return mkf_err_ptr(-EINVAL);
+	if (idx >= kernel->module_cnt)
+		return mkf_err_ptr(-ENOENT);
+	return kernel->modules[idx].btf;
+}
+
 size_t mkf_kernel__module_cnt(const struct mkf_kernel *kernel)
 {
 	return FUNC_GET(kernel, kernel->module_cnt, 0);

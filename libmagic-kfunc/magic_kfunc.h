@@ -183,6 +183,19 @@ MKF_API void mkf_kernel__free(struct mkf_kernel *kernel);
  */
 MKF_API bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel);
 /**
+ * @brief **mkf_kernel__btf()** returns the kernel's vmlinux BTF.
+ * @param kernel the kernel
+ * @return its BTF, valid as long as the kernel
+ */
+MKF_API const struct btf *mkf_kernel__btf(const struct mkf_kernel *kernel);
+/**
+ * @brief **mkf_kernel__module_btf()** returns a module's split BTF.
+ * @param kernel the kernel
+ * @param idx 0 to mkf_kernel__module_cnt() - 1
+ * @return its BTF, or NULL with errno ENOENT past the end
+ */
+MKF_API const struct btf *mkf_kernel__module_btf(const struct mkf_kernel *kernel, size_t idx);
+/**
  * @brief **mkf_kernel__module_cnt()** returns the number of modules.
  * @param kernel the kernel
  * @return modules whose BTF was added

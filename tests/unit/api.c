@@ -582,6 +582,9 @@ static void test_kernel_funcs(void)
 		btf__type_by_id(vm, mkf_func__type_id(fn))->type == mkf_func__proto_id(fn));
 	T_EXPECT("mkf_kernel__find_func: a prototype-only _impl is not callable",
 		impl && !mkf_func__has_kfunc_tag(impl) && !mkf_func__is_callable(impl));
+	T_EXPECT("mkf_kernel__btf, mkf_kernel__module_btf: the BTF given",
+		mkf_kernel__btf(k) == vm && mkf_kernel__module_btf(k, 0) == mod &&
+		!mkf_kernel__module_btf(k, 1) && errno == ENOENT);
 	T_EXPECT("mkf_kernel__find_func: a module kfunc names its module",
 		m && mkf_func__btf(m) == mod && mkf_func__module(m) &&
 		!strcmp(mkf_func__module(m), "mkf_testmod"));
@@ -764,6 +767,8 @@ static void test_null_args(void)
 	Z(mkf_kernel__has_kfunc_tags(NULL));
 	Z(mkf_kernel__module_cnt(NULL));
 	Z(mkf_kernel__module_name(NULL, 0));
+	Z(mkf_kernel__btf(NULL));
+	Z(mkf_kernel__module_btf(NULL, 0));
 	Z(mkf_kernel__find_func(NULL, "x"));
 	Z(mkf_kernel__kfunc_cnt(NULL));
 	Z(mkf_kernel__kfunc(NULL, 0));
