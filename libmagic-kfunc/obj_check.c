@@ -46,14 +46,28 @@ static int check_rel_targets(Elf *elf, size_t shnum)
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *td, *rd;
 		Elf_Scn *target;
+		GElf_Rel r;
+		int k;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
 			continue;
 		target = sh.sh_info && sh.sh_info < shnum ? elf_getscn(elf, sh.sh_info) : NULL;
-		if (!target || !elf_getdata(target, NULL)) {
+		td = target ? elf_getdata(target, NULL) : NULL;
+		if (!td) {
 			pr_err("section %zu: relocations for section %u, which has no contents\n",
 			       elf_ndxscn(scn), sh.sh_info);
+			return -EINVAL;
+		}
+		/* Each relocation inside its target: libbpf 1.1 indexes with the offset. */
+		rd = elf_getdata(scn, NULL);
+		for (k = 0; rd && gelf_getrel(rd, k, &r); k++) {
+			if (r.r_offset < td->d_size)
+				continue;
+			pr_err("section %zu: relocation %d at offset %llu, past the end of section %u "
+			       "(%zu bytes)\n", elf_ndxscn(scn), k, (unsigned long long)r.r_offset,
+			       sh.sh_info, td->d_size);
 			return -EINVAL;
 		}
 	}

@@ -334,7 +334,7 @@ static int count_calls(struct mkf_obj *obj)
 			}
 			sym = GELF_R_SYM(r.r_info);
 			if (sym >= obj->sym_cnt || !ext_of[sym] || r.r_offset % sizeof(insn) ||
-			    r.r_offset + sizeof(insn) > td->d_size)
+			    r.r_offset > td->d_size || td->d_size - r.r_offset < sizeof(insn))
 				continue;
 			/* Sections need not be aligned in the image: copy. */
 			memcpy(&insn, (const char *)td->d_buf + r.r_offset, sizeof(insn));

@@ -339,6 +339,12 @@ def main():
     obj('btf-gap-before-strings', mutated(old, btf_gap), 'EINVAL',
         "the object's .BTF does not have its strings right after its types")
 
+    def rel_offset_huge(e):
+        struct.pack_into('<Q', e.data, e.shdrs[rel]['offset'], (1 << 64) - 8)
+    obj('rel-offset-past-section', mutated(old, rel_offset_huge), 'EINVAL',
+        'section %d: relocation 0 at offset %d, past the end of section %d'
+        % (rel, (1 << 64) - 8, eold.shdrs[rel]['info']))
+
     lic = eold.names.index('license')
 
     def second_btf(e):
