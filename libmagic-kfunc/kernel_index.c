@@ -164,42 +164,39 @@ const struct mkf_func *mkf_kernel__find_func(const struct mkf_kernel *kernel, co
 	return fn ? fn : mkf_err_ptr(-ENOENT);
 }
 
-/* Accessors: NULL in, zero value out with errno EINVAL (magic_kfunc.h). */
-#define FUNC_GET(fn, expr, zero) ((fn) ? (expr) : (errno = EINVAL, (zero)))
-
 const char *mkf_func__name(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->name, NULL);
+	return MKF_GET(fn, fn->name, NULL);
 }
 
 const struct btf *mkf_func__btf(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->btf, NULL);
+	return MKF_GET(fn, fn->btf, NULL);
 }
 
 __u32 mkf_func__type_id(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->id, 0);
+	return MKF_GET(fn, fn->id, 0);
 }
 
 __u32 mkf_func__proto_id(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->proto, 0);
+	return MKF_GET(fn, fn->proto, 0);
 }
 
 const char *mkf_func__module(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->module_name, NULL);
+	return MKF_GET(fn, fn->module_name, NULL);
 }
 
 bool mkf_func__has_kfunc_tag(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, fn->tagged, false);
+	return MKF_GET(fn, fn->tagged, false);
 }
 
 bool mkf_func__is_callable(const struct mkf_func *fn)
 {
-	return FUNC_GET(fn, mkf_func_callable(fn), false);
+	return MKF_GET(fn, mkf_func_callable(fn), false);
 }
 
 struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned)
@@ -288,12 +285,12 @@ void mkf_kernel__free(struct mkf_kernel *k)
 
 bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel)
 {
-	return FUNC_GET(kernel, kernel->tag_cnt > 0, false);
+	return MKF_GET(kernel, kernel->tag_cnt > 0, false);
 }
 
 const struct btf *mkf_kernel__btf(const struct mkf_kernel *kernel)
 {
-	return FUNC_GET(kernel, kernel->vmlinux, NULL);
+	return MKF_GET(kernel, kernel->vmlinux, NULL);
 }
 
 const struct btf *mkf_kernel__module_btf(const struct mkf_kernel *kernel, size_t idx)
@@ -307,7 +304,7 @@ const struct btf *mkf_kernel__module_btf(const struct mkf_kernel *kernel, size_t
 
 size_t mkf_kernel__module_cnt(const struct mkf_kernel *kernel)
 {
-	return FUNC_GET(kernel, kernel->module_cnt, 0);
+	return MKF_GET(kernel, kernel->module_cnt, 0);
 }
 
 const char *mkf_kernel__module_name(const struct mkf_kernel *kernel, size_t idx)

@@ -219,31 +219,29 @@ const struct mkf_kfunc *mkf_kernel__kfunc(const struct mkf_kernel *kernel, size_
 	return &l->kfuncs[idx];
 }
 
-#define KF_GET(kf, expr, zero) ((kf) ? (expr) : (errno = EINVAL, (zero)))
-
 enum mkf_kfunc_shape mkf_kfunc__shape(const struct mkf_kfunc *kf)
 {
-	return KF_GET(kf, kf->shape, 0);
+	return MKF_GET(kf, kf->shape, 0);
 }
 
 const struct mkf_func *mkf_kfunc__func(const struct mkf_kfunc *kf)
 {
-	return KF_GET(kf, kf->func, NULL);
+	return MKF_GET(kf, kf->func, NULL);
 }
 
 const struct mkf_func *mkf_kfunc__impl(const struct mkf_kfunc *kf)
 {
-	return KF_GET(kf, kf->impl, NULL);
+	return MKF_GET(kf, kf->impl, NULL);
 }
 
 const struct mkf_func *mkf_kfunc__full(const struct mkf_kfunc *kf)
 {
-	return KF_GET(kf, kf->impl ? kf->impl : kf->func, NULL);
+	return MKF_GET(kf, kf->impl ? kf->impl : kf->func, NULL);
 }
 
 int mkf_kfunc__provided_cnt(const struct mkf_kfunc *kf)
 {
-	return KF_GET(kf, kf->provided, 0);
+	return MKF_GET(kf, kf->provided, 0);
 }
 
 const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape)

@@ -41,6 +41,9 @@ void mkf_print_err(const char *fmt, ...);
 /* A warning that is the cause of the call's failure. */
 #define pr_err(fmt, ...) mkf_print_err(MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
 
+/* An accessor's value, or the zero value with errno EINVAL for NULL. */
+#define MKF_GET(obj, expr, zero) ((obj) ? (expr) : (errno = EINVAL, (zero)))
+
 /* Return err (negative errno) with errno set, as every public function does. */
 static inline int mkf_err(int err)
 {

@@ -313,12 +313,9 @@ void mkf_plan__free(struct mkf_plan *plan)
 	free(plan);
 }
 
-/* Accessors: NULL in, zero value out with errno EINVAL (magic_kfunc.h). */
-#define GET(obj, expr, zero) ((obj) ? (expr) : (errno = EINVAL, (zero)))
-
 size_t mkf_plan__entry_cnt(const struct mkf_plan *plan)
 {
-	return GET(plan, plan->entry_cnt, 0);
+	return MKF_GET(plan, plan->entry_cnt, 0);
 }
 
 const struct mkf_plan_entry *mkf_plan__entry(const struct mkf_plan *plan, size_t idx)
@@ -344,77 +341,77 @@ const struct mkf_plan_entry *mkf_plan__find_entry(const struct mkf_plan *plan, c
 
 size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan)
 {
-	return GET(plan, plan->unresolved_cnt, 0);
+	return MKF_GET(plan, plan->unresolved_cnt, 0);
 }
 
 size_t mkf_plan__change_cnt(const struct mkf_plan *plan)
 {
-	return GET(plan, plan->change_cnt, 0);
+	return MKF_GET(plan, plan->change_cnt, 0);
 }
 
 const char *mkf_plan_entry__name(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->name, NULL);
+	return MKF_GET(e, e->name, NULL);
 }
 
 bool mkf_plan_entry__is_weak(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->weak, false);
+	return MKF_GET(e, e->weak, false);
 }
 
 enum mkf_decision mkf_plan_entry__decision(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->decision, 0);
+	return MKF_GET(e, e->decision, 0);
 }
 
 enum mkf_rule mkf_plan_entry__rule(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->rule, MKF_RULE_NONE);
+	return MKF_GET(e, e->rule, MKF_RULE_NONE);
 }
 
 const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->kernel_name, NULL);
+	return MKF_GET(e, e->kernel_name, NULL);
 }
 
 const char *mkf_plan_entry__module(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->module, NULL);
+	return MKF_GET(e, e->module, NULL);
 }
 
 enum mkf_proto_change mkf_plan_entry__proto_change(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->change, MKF_PROTO_SAME);
+	return MKF_GET(e, e->change, MKF_PROTO_SAME);
 }
 
 int mkf_plan_entry__param_delta(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->delta, 0);
+	return MKF_GET(e, e->delta, 0);
 }
 
 const char *mkf_plan_entry__merged_into(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->merged_into >= 0 ? e->merged_name : NULL, NULL);
+	return MKF_GET(e, e->merged_into >= 0 ? e->merged_name : NULL, NULL);
 }
 
 __u32 mkf_plan_entry__set_regs(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->set_regs, 0);
+	return MKF_GET(e, e->set_regs, 0);
 }
 
 size_t mkf_plan_entry__call_site_cnt(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->call_cnt, 0);
+	return MKF_GET(e, e->call_cnt, 0);
 }
 
 enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->libbpf, MKF_LIBBPF_BINDS);
+	return MKF_GET(e, e->libbpf, MKF_LIBBPF_BINDS);
 }
 
 const char *mkf_plan_entry__reason(const struct mkf_plan_entry *e)
 {
-	return GET(e, e->reason, NULL);
+	return MKF_GET(e, e->reason, NULL);
 }
 
 /* Names for the enums, as the CLI and its JSON print them. */
