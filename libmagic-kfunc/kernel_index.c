@@ -13,7 +13,6 @@
 #include "btf_util.h"
 #include "kernel_index.h"
 #include "log.h"
-#include "opts.h"
 
 #define KFUNC_TAG "bpf_kfunc"
 
