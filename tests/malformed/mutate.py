@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 """Make malformed BPF objects and kernel BTF files from good ones.
 
-usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR OBJ_LIST
+usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR OBJ_LIST OBJ_KCONFIG
 
 OBJ_OLD has one strong kfunc extern that the kernel renames (so the
 rewrite has work to do), OBJ_NEW has two externs, KERNEL_BTF is a raw
@@ -131,7 +131,7 @@ def obj_btf(elf):
 
 
 def main():
-    outdir, obj_old, obj_new, kbtf, mbtf, rwdir, obj_list = sys.argv[1:8]
+    outdir, obj_old, obj_new, kbtf, mbtf, rwdir, obj_list, obj_kconfig = sys.argv[1:9]
     old = open(obj_old, 'rb').read()
     new = open(obj_new, 'rb').read()
     kraw = open(kbtf, 'rb').read()
@@ -344,6 +344,21 @@ def main():
     obj('rel-offset-past-section', mutated(old, rel_offset_huge), 'EINVAL',
         'section %d: relocation 0 at offset %d, past the end of section %d'
         % (rel, (1 << 64) - 8, eold.shdrs[rel]['info']))
+
+    # A .kconfig variable of 2^31 bytes or more: libbpf 1.1 returns its
+    # size as the object pointer. OBJ_KCONFIG's LINUX_KERNEL_VERSION takes
+    # the type of LICENSE (char[4]), made 0x90000000 long.
+    kc = open(obj_kconfig, 'rb').read()
+    kb = obj_btf(Elf(kc))
+    kvar = kb.find(BTF_KIND_VAR, 'LINUX_KERNEL_VERSION')
+    karr = kb.find(BTF_KIND_ARRAY)
+
+    def kconfig_huge(e):
+        b = obj_btf(e)
+        b.set_word(kvar, 2, karr)
+        b.set_word(karr, 5, 0x90000000)  # nelems, after type and index_type
+    obj('kconfig-var-huge', mutated(kc, kconfig_huge), 'EINVAL',
+        "the object's .BTF: .kconfig variable [%d] is %d bytes" % (kvar, 0x90000000))
 
     lic = eold.names.index('license')
 
