@@ -201,9 +201,10 @@ static size_t warnings(const struct findings *f)
 }
 
 /* The object's externs bound to, or named like, a finding's kfunc. */
-static void object_text(struct cli *cli, const struct cli_object *obj, const struct mkf_plan *p,
-			const struct findings *f)
+static int object_text(struct cli *cli, const struct cli_object *obj, const struct mkf_plan *p,
+		       void *ctx)
 {
+	const struct findings *f = ctx;
 	size_t i, j, hits = 0;
 
 	fprintf(cli->out, "\n%s:\n", obj->path);
@@ -224,6 +225,7 @@ static void object_text(struct cli *cli, const struct cli_object *obj, const str
 	}
 	if (!hits)
 		fprintf(cli->out, "  no extern is affected\n");
+	return 0;
 }
 
 static void findings_json(struct json_writer *jw, const struct findings *f)
@@ -272,27 +274,7 @@ int cmd_doctor(struct cli *cli)
 				f.v[i].message);
 		fprintf(cli->out, "%zu warning%s\n", warnings(&f), warnings(&f) == 1 ? "" : "s");
 	}
-	for (i = 0; i < (size_t)cli->argc && ret == EXIT_OK; i++) {
-		struct cli_object obj;
-		struct mkf_plan *plan;
-
-		ret = cli_object_read(cli, cli->argv[i], &obj);
-		if (ret)
-			break;
-		plan = cli_plan(cli, &obj, k, NULL);
-		if (!plan) {
-			ret = EXIT_ERROR;
-		} else if (cli->jw) {
-			jw_start_object(cli->jw);
-			jw_string_field(cli->jw, "object", obj.path);
-			report_plan_json(cli->jw, plan);
-			jw_end_object(cli->jw);
-		} else {
-			object_text(cli, &obj, plan, &f);
-		}
-		mkf_plan__free(plan);
-		cli_object_free(&obj);
-	}
+	ret = cli_report_objects(cli, k, object_text, &f, NULL);
 	if (cli->jw) {
 		jw_end_array(cli->jw);
 		jw_end_object(cli->jw);

@@ -55,11 +55,14 @@ static void notes_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 }
 
 static int explain_text(struct cli *cli, const struct cli_object *obj,
-			const struct mkf_plan *plan)
+			const struct mkf_plan *plan, void *ctx)
 {
 	size_t i, n = mkf_plan__entry_cnt(plan);
 	FILE *out = cli->out;
 	struct table *t;
+
+	(void)ctx;
+	fputc('\n', out);
 	int err = 0;
 
 	fprintf(out, "%s: %zu kfunc extern%s, %zu rewritten, %zu unresolved\n", obj->path, n,
@@ -122,7 +125,7 @@ int cmd_explain(struct cli *cli)
 {
 	struct mkf_kernel *k;
 	size_t unresolved = 0;
-	int i, ret = EXIT_OK;
+	int ret = EXIT_OK;
 
 	k = cli_kernel_load(cli);
 	if (!k)
@@ -135,30 +138,7 @@ int cmd_explain(struct cli *cli)
 	} else {
 		fprintf(cli->out, "kernel: %s\n", cli_kernel_source(cli));
 	}
-	for (i = 0; i < cli->argc && ret == EXIT_OK; i++) {
-		struct cli_object obj;
-		struct mkf_plan *plan;
-
-		ret = cli_object_read(cli, cli->argv[i], &obj);
-		if (ret)
-			break;
-		plan = cli_plan(cli, &obj, k, NULL);
-		if (!plan) {
-			ret = EXIT_ERROR;
-		} else if (cli->jw) {
-			jw_start_object(cli->jw);
-			jw_string_field(cli->jw, "object", obj.path);
-			report_plan_json(cli->jw, plan);
-			jw_end_object(cli->jw);
-		} else {
-			fputc('\n', cli->out);
-			ret = explain_text(cli, &obj, plan);
-		}
-		if (plan)
-			unresolved += mkf_plan__unresolved_cnt(plan);
-		mkf_plan__free(plan);
-		cli_object_free(&obj);
-	}
+	ret = cli_report_objects(cli, k, explain_text, NULL, &unresolved);
 	if (cli->jw) {
 		jw_end_array(cli->jw);
 		jw_int_field(cli->jw, "unresolved", (long long)unresolved);

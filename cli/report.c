@@ -97,3 +97,34 @@ void report_plan_json(struct json_writer *jw, const struct mkf_plan *plan)
 		report_entry_json(jw, mkf_plan__entry(plan, i));
 	jw_end_array(jw);
 }
+
+int cli_report_objects(struct cli *cli, const struct mkf_kernel *k, report_text_fn text,
+		       void *ctx, size_t *unresolved)
+{
+	int i, ret = EXIT_OK;
+
+	for (i = 0; i < cli->argc && ret == EXIT_OK; i++) {
+		struct cli_object obj;
+		struct mkf_plan *plan;
+
+		ret = cli_object_read(cli, cli->argv[i], &obj);
+		if (ret)
+			break;
+		plan = cli_plan(cli, &obj, k, NULL);
+		if (!plan) {
+			ret = EXIT_ERROR;
+		} else if (cli->jw) {
+			jw_start_object(cli->jw);
+			jw_string_field(cli->jw, "object", obj.path);
+			report_plan_json(cli->jw, plan);
+			jw_end_object(cli->jw);
+		} else {
+			ret = text(cli, &obj, plan, ctx);
+		}
+		if (plan && unresolved)
+			*unresolved += mkf_plan__unresolved_cnt(plan);
+		mkf_plan__free(plan);
+		cli_object_free(&obj);
+	}
+	return ret;
+}

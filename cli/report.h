@@ -30,6 +30,18 @@ void cli_object_free(struct cli_object *obj);
 struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
 			  const struct mkf_kernel *k, const char *kernel_label);
 
+/*
+ * Plan each object named on the command line against k and report it:
+ * in JSON mode one {"object", ...plan...} array element each, else
+ * text(cli, obj, plan, ctx) (which returns 0 or an exit code). Adds the
+ * plans' unresolved externs to *unresolved (may be NULL). Stops at the
+ * first error; 0 or its exit code.
+ */
+typedef int (*report_text_fn)(struct cli *cli, const struct cli_object *obj,
+			      const struct mkf_plan *plan, void *ctx);
+int cli_report_objects(struct cli *cli, const struct mkf_kernel *k, report_text_fn text,
+		       void *ctx, size_t *unresolved);
+
 /* Short JSON token ("not-found") and words for text ("not found"). */
 const char *libbpf_words(enum mkf_libbpf_outcome o);
 
