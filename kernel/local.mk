@@ -4,20 +4,24 @@
 # (see kernel/build.sh), never in the source or build tree.
 
 kernel_patches = \
-	kernel/patches/0001-resolve_btfids-Add-a-BTF-pass-for-kfuncs-with-KF_MAG.patch \
-	kernel/patches/0002-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-vmlinux.patch \
-	kernel/patches/0003-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-modules.patch \
-	kernel/patches/0004-bpf-Pair-magic-kfuncs-with-their-_impl-twin-at-regis.patch \
-	kernel/patches/0005-bpf-Verify-calls-to-magic-kfuncs-and-provide-their-m.patch \
-	kernel/patches/0006-bpf-Attach-tracing-programs-to-magic-kfuncs-with-the.patch \
-	kernel/patches/0007-bpf-Make-bpf_wq_set_callback-a-magic-kfunc.patch \
-	kernel/patches/0008-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
-	kernel/patches/0009-resolve_btfids-Tag-kfuncs-with-bpf_kfunc-decl-tags.patch
+	kernel/patches/0000-cover-letter.patch \
+	kernel/patches/0001-resolve_btfids-Read-kfunc-sets-in-a-new-magic-kfuncs.patch \
+	kernel/patches/0002-resolve_btfids-Give-magic-kfuncs-a-short-prototype-a.patch \
+	kernel/patches/0003-resolve_btfids-Refuse-misdeclared-magic-kfuncs.patch \
+	kernel/patches/0004-resolve_btfids-Tag-kfuncs-with-bpf_kfunc-decl-tags.patch \
+	kernel/patches/0005-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-vmlinux.patch \
+	kernel/patches/0006-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-modules.patch \
+	kernel/patches/0007-bpf-Hide-the-verifier-s-prog_aux-pointer-in-xlated-d.patch \
+	kernel/patches/0008-bpf-Support-kfuncs-with-verifier-provided-magic-argu.patch \
+	kernel/patches/0009-bpf-Add-bpf_wq_set_callback-the-magic-form-of-bpf_wq.patch \
+	kernel/patches/0010-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
+	kernel/patches/0011-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch
 
 # The out-of-tree test module, built by kernel/build.sh (GPL-2.0).
 kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c
 
 EXTRA_DIST += kernel/build.sh kernel/local.mk kernel/config/magic-kfunc.config \
+	kernel/config-debug/debug.config \
 	kernel/patches/series $(kernel_patches) $(kernel_testmod)
 
 # Extra options for kernel/build.sh, e.g. make kernel KERNEL_BUILD_FLAGS='--jobs 4'
@@ -27,6 +31,14 @@ KERNEL_BUILD_FLAGS =
 kernel:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh $(KERNEL_BUILD_FLAGS)
 
+# The series with the debug fragments (SMP, KASAN, lockdep, kmemleak).
+kernel-debug:
+	$(AM_V_GEN)$(srcdir)/kernel/build.sh --debug $(KERNEL_BUILD_FLAGS)
+
+# The stock tree with the same config: the baseline of the superset test.
+kernel-stock:
+	$(AM_V_GEN)$(srcdir)/kernel/build.sh --stock $(KERNEL_BUILD_FLAGS)
+
 # Bisectability: build after each patch of the series, and run checkpatch.
 kernel-per-patch:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --per-patch $(KERNEL_BUILD_FLAGS)
@@ -35,4 +47,4 @@ kernel-per-patch:
 kernel-checkpatch:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --checkpatch $(KERNEL_BUILD_FLAGS)
 
-.PHONY: kernel kernel-per-patch kernel-checkpatch
+.PHONY: kernel kernel-debug kernel-stock kernel-per-patch kernel-checkpatch

@@ -8,7 +8,8 @@
  *   6.16 - 6.19: bpf_wq_set_callback_impl(wq, cb, flags, void *aux__prog) only
  *   7.0 - 7.3:   bpf_wq_set_callback(wq, cb, flags); the _impl entry stays
  *                in BTF as a prototype the verifier refuses to call
- *   patched 6.12 (magic-kfunc's series): both, both callable
+ *   patched 6.12 (magic-kfunc's series): both, both callable; the _impl
+ *                form exactly as stock 6.12 declares it (void *aux__ign)
  * Opened through libmagic-kfunc, a call to bpf_wq_set_callback() is bound
  * to bpf_wq_set_callback_impl() on 6.10 - 6.19 (the aux argument is
  * filled in by the verifier). Without the library it exists only on 7.x.
@@ -39,8 +40,8 @@ extern int bpf_wq_set_callback(struct bpf_wq *wq,
  * 1.1 refuses the WHOLE object, because the weak _impl extern is
  * "func_proto incompatible" with 7.x's prototype-only
  * _impl(..., struct bpf_prog_aux *) and 1.1 fails instead of dropping a
- * mismatched weak extern. The same happens on the patched 6.12, whose
- * callable _impl also ends in "struct bpf_prog_aux *aux__magic". Newer libbpf drops it (not measured here).
+ * mismatched weak extern (newer libbpf drops it; not measured here). On
+ * the patched 6.12 it works as on stock 6.12.
  * Opening the object through libmagic-kfunc needs none of this.
  */
 #ifdef MKF_COMPAT_IMPL

@@ -13,6 +13,8 @@
 #include <linux/btf_ids.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
 
 /* What the legacy mkf_testmod_legacy_impl() adds to its argument. */
 #define MKF_TESTMOD_LEGACY_BIAS 0x5000
@@ -69,15 +71,53 @@ __bpf_kfunc u32 mkf_testmod_legacy(u32 a, struct bpf_prog_aux *aux__magic)
 /**
  * mkf_testmod_legacy_impl() - the legacy form of mkf_testmod_legacy()
  * @a: any number
- * @aux__ign: ignored, programs pass NULL
+ * @aux__ign: programs pass NULL, the verifier provides the calling
+ *	program's aux as for mkf_testmod_legacy()
  *
  * A kfunc of its own, with its own code: resolve_btfids must keep it.
  *
- * Return: @a plus MKF_TESTMOD_LEGACY_BIAS.
+ * Return: @a plus MKF_TESTMOD_LEGACY_BIAS plus the ID of the program whose
+ * aux it received (nothing if NULL).
  */
 __bpf_kfunc u32 mkf_testmod_legacy_impl(u32 a, void *aux__ign)
 {
-	return a + MKF_TESTMOD_LEGACY_BIAS;
+	struct bpf_prog_aux *aux = aux__ign;
+
+	return a + MKF_TESTMOD_LEGACY_BIAS + (aux ? aux->id : 0);
+}
+
+/**
+ * mkf_testmod_plain() - a plain kfunc, flagged magic at run time by @forge
+ * @a: any number
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_plain(u32 a)
+{
+	return a;
+}
+
+/**
+ * mkf_testmod_mismatch() - a plain kfunc, flagged magic at run time by @forge
+ * @a: any number
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u64 mkf_testmod_mismatch(u64 a)
+{
+	return a;
+}
+
+/**
+ * mkf_testmod_mismatch_impl() - not the full prototype of mkf_testmod_mismatch()
+ * @a: any number, but a u32 where mkf_testmod_mismatch() takes a u64
+ * @aux__ign: ignored
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u64 mkf_testmod_mismatch_impl(u32 a, void *aux__ign)
+{
+	return a;
 }
 
 #ifdef MKF_TESTMOD_BAD_ORDER
@@ -96,6 +136,71 @@ __bpf_kfunc u32 mkf_testmod_bad(u32 a, void *aux__magic)
 }
 #endif
 
+#ifdef MKF_TESTMOD_BAD_NONE
+/* Misdeclared on purpose: KF_MAGIC_ARGS without a magic argument. */
+__bpf_kfunc u32 mkf_testmod_bad(u32 a)
+{
+	return a;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_COUNT
+/* Misdeclared on purpose: more arguments than a kfunc may have. */
+__bpf_kfunc u32 mkf_testmod_bad(u32 a, u32 b, u32 c, u32 d, u32 e,
+				struct bpf_prog_aux *aux__magic)
+{
+	return a + b + c + d + e;
+}
+#endif
+
+#if defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG) || \
+	defined(MKF_TESTMOD_BAD_UNLISTED)
+__bpf_kfunc u32 mkf_testmod_bad(u32 a, struct bpf_prog_aux *aux__magic)
+{
+	return a;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_LEGACY_RET
+/* Misdeclared on purpose: the legacy form returns another type. */
+__bpf_kfunc u64 mkf_testmod_bad_impl(u32 a, void *aux__ign)
+{
+	return a;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_LEGACY_ARG
+/* Misdeclared on purpose: the legacy form takes another type. */
+__bpf_kfunc u32 mkf_testmod_bad_impl(u64 a, void *aux__ign)
+{
+	return a;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_UNLISTED
+/* Misdeclared on purpose: a function of that name, but in no kfunc set. */
+noinline u32 mkf_testmod_bad_impl(u32 a, void *aux__ign)
+{
+	return a;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_BASE
+/* Misdeclared on purpose: vmlinux has a bpf_obj_new_impl function. */
+__bpf_kfunc void *bpf_obj_new(u64 local_type_id__k, struct bpf_prog_aux *aux__magic)
+{
+	return NULL;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_PLAIN
+/* Misdeclared on purpose: a magic argument without KF_MAGIC_ARGS. */
+__bpf_kfunc u32 mkf_testmod_bad(u32 a, struct bpf_prog_aux *aux__magic)
+{
+	return a;
+}
+#endif
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(mkf_testmod_kfunc_ids)
@@ -103,8 +208,20 @@ BTF_ID_FLAGS(func, mkf_testmod_magic, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_magic2, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy_impl)
-#if defined(MKF_TESTMOD_BAD_ORDER) || defined(MKF_TESTMOD_BAD_TYPE)
+#if defined(MKF_TESTMOD_BAD_ORDER) || defined(MKF_TESTMOD_BAD_TYPE) || \
+	defined(MKF_TESTMOD_BAD_NONE) || defined(MKF_TESTMOD_BAD_COUNT) || \
+	defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG) || \
+	defined(MKF_TESTMOD_BAD_UNLISTED)
 BTF_ID_FLAGS(func, mkf_testmod_bad, KF_MAGIC_ARGS)
+#endif
+#if defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG)
+BTF_ID_FLAGS(func, mkf_testmod_bad_impl)
+#endif
+#ifdef MKF_TESTMOD_BAD_BASE
+BTF_ID_FLAGS(func, bpf_obj_new, KF_MAGIC_ARGS)
+#endif
+#ifdef MKF_TESTMOD_BAD_PLAIN
+BTF_ID_FLAGS(func, mkf_testmod_bad)
 #endif
 BTF_KFUNCS_END(mkf_testmod_kfunc_ids)
 
@@ -113,6 +230,51 @@ static const struct btf_kfunc_id_set mkf_testmod_kfunc_set = {
 	.set = &mkf_testmod_kfunc_ids,
 };
 
+/*
+ * Kfuncs of sets that forge=1 registers with KF_MAGIC_ARGS added at run
+ * time, as if their BTF had been made without resolve_btfids' checks: the
+ * kernel must refuse each set, and only it.
+ */
+BTF_KFUNCS_START(mkf_testmod_forge_ids)
+BTF_ID_FLAGS(func, mkf_testmod_plain)
+BTF_ID_FLAGS(func, mkf_testmod_mismatch)
+BTF_ID_FLAGS(func, mkf_testmod_mismatch_impl)
+BTF_KFUNCS_END(mkf_testmod_forge_ids)
+
+BTF_ID_LIST(mkf_testmod_forge_funcs)
+BTF_ID(func, mkf_testmod_plain)
+BTF_ID(func, mkf_testmod_mismatch)
+
+static bool forge;
+module_param(forge, bool, 0444);
+MODULE_PARM_DESC(forge, "also register kfunc sets the kernel must refuse");
+
+/* Register mkf_testmod_forge_ids with KF_MAGIC_ARGS on the kfunc @func_id. */
+static void mkf_testmod_forge_one(const char *name, u32 func_id)
+{
+	struct btf_kfunc_id_set kset = { .owner = THIS_MODULE };
+	struct btf_id_set8 *set;
+	size_t size;
+	u32 i;
+	int err;
+
+	size = struct_size(set, pairs, mkf_testmod_forge_ids.cnt);
+	set = kmemdup(&mkf_testmod_forge_ids, size, GFP_KERNEL);
+	if (!set) {
+		pr_info("mkf_testmod: forged %s: no memory\n", name);
+		return;
+	}
+	for (i = 0; i < set->cnt; i++) {
+		if (set->pairs[i].id == func_id)
+			set->pairs[i].flags |= KF_MAGIC_ARGS;
+	}
+	kset.set = set;
+	/* A hook the real set does not use: a module registers each hook once. */
+	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP, &kset);
+	pr_info("mkf_testmod: forged %s: %d\n", name, err);
+	kfree(set);
+}
+
 static int __init mkf_testmod_init(void)
 {
 	int err;
@@ -120,6 +282,10 @@ static int __init mkf_testmod_init(void)
 	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_SYSCALL, &mkf_testmod_kfunc_set);
 	if (!err)
 		err = register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING, &mkf_testmod_kfunc_set);
+	if (!err && forge) {
+		mkf_testmod_forge_one("mkf_testmod_plain", mkf_testmod_forge_funcs[0]);
+		mkf_testmod_forge_one("mkf_testmod_mismatch", mkf_testmod_forge_funcs[1]);
+	}
 	return err;
 }
 

@@ -4,8 +4,9 @@
  * mkf_testmod_magic() and bpf_wq_set_callback(). Their trampolines must
  * be built from the full prototype, magic arguments included: the
  * programs see every argument (bpf_get_func_arg_cnt() counts them, and
- * the aux argument is a typed pointer they can read), and the kfunc,
- * called by the fexit trampoline, still receives the real aux.
+ * mkf_testmod_magic's aux argument is a typed pointer they can read),
+ * and the kfunc, called by the fexit trampoline, still receives the real
+ * aux.
  *
  * call_magic and call_wq call the kfuncs; the tracing programs write what
  * they saw into trace[] (slots TR_*), which the test compares with the
@@ -96,21 +97,33 @@ int BPF_PROG(fexit_magic, __u32 a, struct bpf_prog_aux *aux, __u32 ret)
 	return 0;
 }
 
+/*
+ * bpf_wq_set_callback's full prototype is that of its legacy form,
+ * bpf_wq_set_callback_impl(..., void *aux__ign), kept as stock 6.12 has
+ * it: the aux argument is an untyped pointer here, read with a probe.
+ */
+static __always_inline __u32 aux_id(void *aux)
+{
+	__u32 id = 0;
+
+	bpf_probe_read_kernel(&id, sizeof(id), &((struct bpf_prog_aux *)aux)->id);
+	return id;
+}
+
 SEC("fentry/bpf_wq_set_callback")
-int BPF_PROG(fentry_wq, struct bpf_wq *wq, void *callback_fn, unsigned int flags,
-	     struct bpf_prog_aux *aux)
+int BPF_PROG(fentry_wq, struct bpf_wq *wq, void *callback_fn, unsigned int flags, void *aux)
 {
 	tr_set(TR_WQ_ARGC, bpf_get_func_arg_cnt(ctx));
-	tr_set(TR_WQ_AUX_ID, aux->id);
+	tr_set(TR_WQ_AUX_ID, aux_id(aux));
 	return 0;
 }
 
 SEC("fexit/bpf_wq_set_callback")
-int BPF_PROG(fexit_wq, struct bpf_wq *wq, void *callback_fn, unsigned int flags,
-	     struct bpf_prog_aux *aux, int ret)
+int BPF_PROG(fexit_wq, struct bpf_wq *wq, void *callback_fn, unsigned int flags, void *aux,
+	     int ret)
 {
 	tr_set(TR_WQ_RET, ret + TR_RET_BIAS);
-	tr_set(TR_WQ_EXIT_AUX_ID, aux->id);
+	tr_set(TR_WQ_EXIT_AUX_ID, aux_id(aux));
 	tr_set(TR_WQ_EXIT_ARGC, bpf_get_func_arg_cnt(ctx));
 	return 0;
 }

@@ -4,6 +4,7 @@
 # module test of our patched kernel (kernel/testmod).
 
 EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
+	tests/kernel/superset-test tests/kernel/selftests-gate \
 	tests/kernel/guest-report.sh
 
 if VM_TESTS
@@ -14,6 +15,7 @@ tests_kernel_mkf_bpftest_SOURCES = tests/kernel/bpftest/main.c \
 	tests/kernel/bpftest/args.c tests/kernel/bpftest/run.c \
 	tests/kernel/bpftest/open.c tests/kernel/bpftest/logs.c \
 	tests/kernel/bpftest/errname.c tests/kernel/bpftest/taint.c \
+	tests/kernel/bpftest/xlated.c \
 	tests/kernel/bpftest/bpftest.h \
 	$(GUEST_COMMON)
 tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest \
@@ -21,5 +23,15 @@ tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/gues
 tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
 tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
-TESTS += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test
+TESTS += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
+	tests/kernel/superset-test tests/kernel/selftests-gate
 endif
+
+# The kernel tests on the debug build (kernel/build.sh --debug), with a
+# registration stress on 2 CPUs: too slow for every "make check" (the
+# debug kernel builds from scratch; see docs/kernel-tests.md).
+check-debug-kernel: tests/kernel/mkf-bpftest tests/vm/btf-funcs
+	MKF_SRCDIR=$(abs_top_srcdir) MKF_BUILDDIR=$(abs_top_builddir) \
+		$(srcdir)/tests/kernel/module-test --debug
+
+.PHONY: check-debug-kernel

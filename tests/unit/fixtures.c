@@ -169,8 +169,8 @@ static void obj_new(struct kb *k)
 struct btf *fx_kernel(enum fx_era era)
 {
 	struct kb k = { .btf = btf__new_empty() };
-	/* Only Debian 12's pahole 1.24 build and ours lack tags. */
-	bool tags = era != FX_612_DEB12 && era != FX_PATCHED_612;
+	/* Debian 12's pahole 1.24 build lacks tags (ours adds them at build time). */
+	bool tags = era != FX_612_DEB12;
 
 	if (!k.btf)
 		return NULL;
@@ -214,9 +214,10 @@ struct btf *fx_kernel(enum fx_era era)
 			obj_new(&k);
 		break;
 	case FX_PATCHED_612:
-		wq_short(&k, false);
-		wq_impl(&k, false, "aux__magic", k.aux_ptr);
-		obj_legacy(&k, false);
+		/* Stock 6.12's legacy form kept as it was, beside the short one. */
+		wq_short(&k, true);
+		wq_impl(&k, true, "aux__ign", k.vptr);
+		obj_legacy(&k, true);
 		break;
 	case FX_OLD_PAHOLE:
 		kfunc(&k, "bpf_wq_set_callback", true, k.i32, 4, "wq", k.wq_ptr,

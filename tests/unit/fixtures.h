@@ -18,7 +18,7 @@ enum fx_era {
 	FX_618,		/* _impl-only stream/task_work (6.18, 6.19) */
 	FX_70,		/* KF_IMPLICIT_ARGS: foo [kfunc] + foo_impl(..., struct bpf_prog_aux *aux) proto-only */
 	FX_73,		/* 7.x plus bpf_obj_new & co next to the legacy _impl forms */
-	FX_PATCHED_612,	/* our series: foo + foo_impl(..., struct bpf_prog_aux *aux__magic), no tags */
+	FX_PATCHED_612,	/* our series: foo + stock's foo_impl(..., void *aux__ign), tagged */
 	FX_OLD_PAHOLE,	/* 7.x built by an old pahole: foo(..., struct bpf_prog_aux *aux), no _impl */
 	FX_ERA_CNT,
 };

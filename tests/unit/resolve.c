@@ -76,7 +76,7 @@ static const struct rcase cases[] = {
 	  BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, "renamed" },
 	{ "wq-new/7.3", FX_73, false, WQ, SH_WQ_NEW, false,
 	  BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, NULL },
-	{ "wq-new/patched-6.12 (both callable, no tags)", FX_PATCHED_612, false, WQ, SH_WQ_NEW,
+	{ "wq-new/patched-6.12 (both callable)", FX_PATCHED_612, false, WQ, SH_WQ_NEW,
 	  true, BIND, R_SAME, WQ, NULL, SAME, 0, 0, L_OK, NULL, NULL },
 	{ "wq-new/old-pahole shape", FX_OLD_PAHOLE, false, WQ, SH_WQ_NEW, true,
 	  BIND, R_EXT, WQ, NULL, EXT, 1, 0, L_INC, "old-pahole KF_IMPLICIT_ARGS shape", NULL },
@@ -93,8 +93,9 @@ static const struct rcase cases[] = {
 	  NULL },
 	{ "wq-old/7.0 weak (sched_ext-style compat)", FX_70, false, WQI, SH_WQ_OLD, true,
 	  BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "although the extern is weak", NULL },
-	{ "wq-old/patched-6.12 (prefers the short name)", FX_PATCHED_612, false, WQI, SH_WQ_OLD,
-	  false, BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_INC, "aux__magic", NULL },
+	{ "wq-old/patched-6.12 (prefers the short name; plain libbpf binds _impl)", FX_PATCHED_612,
+	  false, WQI, SH_WQ_OLD, false, BIND, R_SHR, WQ, NULL, SHR, -1, 0, L_OK, "'void *aux__ign'",
+	  NULL },
 	{ "wq-old/old-pahole (retype onto the unsplit prototype)", FX_OLD_PAHOLE, false, WQI,
 	  SH_WQ_OLD, false, BIND, R_RET, WQ, NULL, RET, 0, 0, L_NF,
 	  "rule retype", NULL },
@@ -171,7 +172,7 @@ static const struct rcase cases[] = {
 	{ "module/6.16 legacy-only extends", FX_616, true, "mkf_testmod_legacy", SH_MOD_NEW,
 	  false, BIND, R_IEXT, "mkf_testmod_legacy_impl", "mkf_testmod", EXT, 1, 0, L_NF, NULL,
 	  NULL },
-	{ "module/patched-6.12 untagged", FX_PATCHED_612, true, "mkf_testmod_magic", SH_MOD_NEW,
+	{ "module/patched-6.12", FX_PATCHED_612, true, "mkf_testmod_magic", SH_MOD_NEW,
 	  false, BIND, R_SAME, "mkf_testmod_magic", "mkf_testmod", SAME, 0, 0, L_OK, NULL, NULL },
 
 	/* ___flavor names: libbpf 1.1 looks them up verbatim, we strip. */
@@ -203,7 +204,7 @@ static struct mkf_kernel *kidx[FX_ERA_CNT], *kidx_mod[FX_ERA_CNT];
 static const struct mkf_kernel *kernel_for(enum fx_era era, bool module)
 {
 	if (!kernels[era]) {
-		bool tags = era != FX_612_DEB12 && era != FX_PATCHED_612;
+		bool tags = era != FX_612_DEB12;
 
 		kernels[era] = fx_kernel(era);
 		kidx[era] = mkf_kernel__new(kernels[era]);

@@ -23,6 +23,8 @@ static const char usage_text[] =
 	"                            MAP[KEY] holds VALUE within the wait (for callbacks)\n"
 	"  --wait-map-prog-id MAP KEY N  the same, MAP[KEY] holding the program's ID plus N\n"
 	"                            (up to 8 map checks per case)\n"
+	"  --xlated-imm64 zero|nonzero  the load succeeds and the translated dump\n"
+	"                            has plain 64-bit immediates, all zero or none\n"
 	"  --attach TPROG            also load TPROG of OBJ (fentry, fexit...) and attach\n"
 	"                            it before the run (up to 4 per case)\n"
 	"  --expect-fail SUBSTR      the load fails and the verifier log contains SUBSTR\n"
@@ -76,7 +78,7 @@ static void finish_case(struct bt_case *c)
 	const char *base = strrchr(c->obj, '/');
 	size_t len;
 
-	if ((c->run || c->nr_maps || c->nr_attach) && c->expect_fail)
+	if ((c->run || c->nr_maps || c->nr_attach || c->xlated_imm64) && c->expect_fail)
 		usage("a case cannot expect both a run and a failed load", c->label[0] ? c->label : c->prog);
 	if (c->label[0])
 		return;
@@ -151,6 +153,15 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 			m->map = value_of(argc, argv, &i);
 			m->key = number(value_of(argc, argv, &i), 0xffffffffULL);
 			m->value = number(value_of(argc, argv, &i), ~0ULL);
+		} else if (!strcmp(a, "--xlated-imm64")) {
+			const char *v = value_of(argc, argv, &i);
+
+			if (!strcmp(v, "zero"))
+				c->xlated_imm64 = BT_IMM64_ZERO;
+			else if (!strcmp(v, "nonzero"))
+				c->xlated_imm64 = BT_IMM64_NONZERO;
+			else
+				usage("--xlated-imm64 takes zero or nonzero, not", v);
 		} else if (!strcmp(a, "--attach")) {
 			if (c->nr_attach == BT_MAX_ATTACH)
 				usage("too many programs to attach for one case", a);

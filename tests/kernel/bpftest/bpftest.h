@@ -47,6 +47,8 @@ struct bt_case {
 	/* Tracing programs of the object loaded and attached before the run. */
 	const char *attach[BT_MAX_ATTACH];
 	int nr_attach;
+	/* After loading, check the BPF_LD_IMM64 immediates of the xlated dump. */
+	enum { BT_IMM64_ANY, BT_IMM64_ZERO, BT_IMM64_NONZERO } xlated_imm64;
 
 	/* Load must fail. */
 	bool expect_fail;
@@ -70,6 +72,12 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
  * printing the library's decision for each kfunc extern.
  */
 struct bpf_object *bt_open_object(const struct bt_case *c);
+
+/*
+ * xlated.c: the program has plain BPF_LD_IMM64 instructions, and their
+ * immediates read as c->xlated_imm64 says in its translated dump.
+ */
+void bt_check_xlated_imm64(const struct bt_case *c, int prog_fd);
 
 /* logs.c: libbpf's messages, kept per case and shown when they matter. */
 void bt_logs_install(bool verbose);

@@ -210,6 +210,8 @@ static void check_loaded(const struct bt_case *c, struct bpf_object *obj,
 		if (!links[i])
 			show_logs();
 	}
+	if (c->xlated_imm64)
+		bt_check_xlated_imm64(c, bpf_program__fd(prog));
 	if (!c->run)
 		goto out;
 
