@@ -3,11 +3,14 @@
 """Make malformed BPF objects and kernel BTF files from good ones.
 
 usage: mutate.py OUTDIR OBJ_OLD OBJ_NEW KERNEL_BTF MODULE_BTF REWRITE_DIR OBJ_LIST OBJ_KCONFIG
+                 OBJ_STRUCT_OPS
 
 OBJ_OLD has one strong kfunc extern that the kernel renames (so the
 rewrite has work to do), OBJ_NEW has two externs, KERNEL_BTF is a raw
 .BTF blob and MODULE_BTF a module's split BTF on top of it. The test
 runs "rewrite -o REWRITE_DIR/<case>.o", which some messages name.
+OBJ_LIST calls a strong kfunc that needs its registers set, OBJ_KCONFIG
+has a .kconfig extern and OBJ_STRUCT_OPS a .struct_ops variable.
 Writes OUTDIR/<case> files and OUTDIR/manifest, one case a line,
 tab-separated:
 
@@ -131,7 +134,8 @@ def obj_btf(elf):
 
 
 def main():
-    outdir, obj_old, obj_new, kbtf, mbtf, rwdir, obj_list, obj_kconfig = sys.argv[1:9]
+    outdir, obj_old, obj_new, kbtf, mbtf, rwdir, obj_list, obj_kconfig, obj_struct_ops = \
+        sys.argv[1:10]
     old = open(obj_old, 'rb').read()
     new = open(obj_new, 'rb').read()
     kraw = open(kbtf, 'rb').read()
@@ -359,6 +363,26 @@ def main():
         b.set_word(karr, 5, 0x90000000)  # nelems, after type and index_type
     obj('kconfig-var-huge', mutated(kc, kconfig_huge), 'EINVAL',
         "the object's .BTF: .kconfig variable [%d] is %d bytes" % (kvar, 0x90000000))
+
+    # A struct_ops variable past the end of .struct_ops: libbpf 1.1 checks
+    # its end in 32 bits, so an offset near 2^32 wraps past the check and
+    # the copy reads from 4 GiB past the section. clang leaves the DATASEC
+    # unsized, so libbpf (and the reader) take the offset from the symbol:
+    # OBJ_STRUCT_OPS's dummy_ops moved there, its end wrapping to 8.
+    so = open(obj_struct_ops, 'rb').read()
+    eso = Elf(so)
+    sob = obj_btf(eso)
+    svar = sob.find(BTF_KIND_VAR, 'dummy_ops')
+    ssz = sob.types[sob.types[svar][4]][4]  # the struct's size
+    ssec = eso.section('.struct_ops')['size']
+    ssym = next(at for (at, n, _, _) in eso.symbols() if n == 'dummy_ops')
+    soff = (1 << 32) - ssz + 8
+
+    def struct_ops_past_end(e):
+        struct.pack_into('<Q', e.data, ssym + 8, soff)  # st_value
+    obj('struct-ops-var-past-end', mutated(so, struct_ops_past_end), 'EINVAL',
+        "the object's .BTF: struct_ops variable [%d] (%d bytes at %d) lies past the end "
+        "of .struct_ops (%d bytes)" % (svar, ssz, soff, ssec))
 
     lic = eold.names.index('license')
 
