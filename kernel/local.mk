@@ -15,7 +15,8 @@ kernel_patches = \
 	kernel/patches/0008-bpf-Support-kfuncs-with-verifier-provided-magic-argu.patch \
 	kernel/patches/0009-bpf-Add-bpf_wq_set_callback-the-magic-form-of-bpf_wq.patch \
 	kernel/patches/0010-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
-	kernel/patches/0011-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch
+	kernel/patches/0011-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch \
+	kernel/patches/0012-bpf-Refuse-bpf_wq-arguments-in-maps-without-a-bpf_wq.patch
 
 # The out-of-tree test module, built by kernel/build.sh (GPL-2.0).
 kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c

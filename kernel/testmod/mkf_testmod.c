@@ -57,6 +57,20 @@ __bpf_kfunc u32 mkf_testmod_magic2(u32 a, u32 b, u32 c,
 }
 
 /**
+ * mkf_testmod_magic_const() - a magic kfunc whose magic argument is const
+ * @a: any number
+ * @aux__magic: the calling program's aux, set by the verifier
+ *
+ * resolve_btfids and the kernel skip modifiers when they check its type.
+ *
+ * Return: the calling program's ID plus @a.
+ */
+__bpf_kfunc u32 mkf_testmod_magic_const(u32 a, struct bpf_prog_aux *const aux__magic)
+{
+	return aux__magic->id + a;
+}
+
+/**
  * mkf_testmod_legacy() - a magic kfunc with a legacy _impl function
  * @a: any number
  * @aux__magic: the calling program's aux, set by the verifier
@@ -206,6 +220,7 @@ __bpf_kfunc_end_defs();
 BTF_KFUNCS_START(mkf_testmod_kfunc_ids)
 BTF_ID_FLAGS(func, mkf_testmod_magic, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_magic2, KF_MAGIC_ARGS)
+BTF_ID_FLAGS(func, mkf_testmod_magic_const, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy_impl)
 #if defined(MKF_TESTMOD_BAD_ORDER) || defined(MKF_TESTMOD_BAD_TYPE) || \

@@ -56,6 +56,7 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
  */
 extern __u32 mkf_testmod_magic(__u32 a) __mkf_kfunc;
 extern __u32 mkf_testmod_magic2(__u32 a, __u32 b, __u32 c) __mkf_kfunc;
+extern __u32 mkf_testmod_magic_const(__u32 a) __mkf_kfunc;
 extern __u32 mkf_testmod_legacy(__u32 a) __mkf_kfunc;
 /* A legacy kfunc of its own, not a twin: its own code runs. */
 extern __u32 mkf_testmod_legacy_impl(__u32 a, void *aux__ign) __mkf_kfunc;
@@ -70,6 +71,7 @@ extern int mkf_testmod_set(struct bpf_wq *wq, unsigned int flags) __mkf_kfunc;
 #define TM_MAGIC_OLD	400
 #define TM_MAGIC_TRACE	500
 #define TM_LEGACY_IMPL	7
+#define TM_MAGIC_CONST	600
 /* What the module's real mkf_testmod_legacy_impl() adds to its argument. */
 #define TM_LEGACY_BIAS	0x5000
 

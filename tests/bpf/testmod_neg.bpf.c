@@ -189,6 +189,41 @@ int impl_locked(struct __sk_buff *skb)
 	return 0;
 }
 
+/*
+ * --- a map whose value is a bare struct bpf_wq: no field record. Stock
+ * 6.12's verifier dereferenced NULL here (kernel/patches, patch 12). ---
+ */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_wq);
+} bare_wqs SEC(".maps");
+
+static int bare_cb(void *map, int *key, void *value)
+{
+	return 0;
+}
+
+SEC("tc")
+int bare_wq_impl(struct __sk_buff *skb)
+{
+	__u32 key = 0;
+	struct bpf_wq *w = bpf_map_lookup_elem(&bare_wqs, &key);
+
+	return w ? bpf_wq_set_callback_impl(w, bare_cb, 0, (void *)0) : 0;
+}
+
+SEC("tc")
+int bare_wq_magic(struct __sk_buff *skb)
+{
+	__u32 key = 0;
+	struct bpf_wq *w = bpf_map_lookup_elem(&bare_wqs, &key);
+
+	return w ? bpf_wq_set_callback(w, bare_cb, 0) : 0;
+}
+
 /* --- what tracing programs see --- */
 
 /* bpf_wq_set_callback's aux is the legacy form's void *: not a typed pointer. */

@@ -23,6 +23,13 @@ int magic2_new(void *ctx)
 	return mkf_testmod_magic2(1, 2, 3);
 }
 
+/* Its magic argument is declared "struct bpf_prog_aux *const". */
+SEC("syscall")
+int magic_const_new(void *ctx)
+{
+	return mkf_testmod_magic_const(TM_MAGIC_CONST);
+}
+
 SEC("syscall")
 int legacy_new(void *ctx)
 {

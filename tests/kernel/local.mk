@@ -4,7 +4,7 @@
 # module test of our patched kernel (kernel/testmod).
 
 EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
-	tests/kernel/superset-test tests/kernel/selftests-gate \
+	tests/kernel/superset-test tests/kernel/selftests-gate tests/kernel/selftests-progs \
 	tests/kernel/guest-report.sh
 
 if VM_TESTS
@@ -35,3 +35,12 @@ check-debug-kernel: tests/kernel/mkf-bpftest tests/vm/btf-funcs
 		$(srcdir)/tests/kernel/module-test --debug
 
 .PHONY: check-debug-kernel
+
+# linux-source-6.12's test_progs on the stock and patched builds, and the
+# series' own selftests (docs/kernel-tests.md): two builds of the tree's
+# BPF programs, too slow for every "make check". Needs clang-19.
+check-selftests:
+	MKF_SRCDIR=$(abs_top_srcdir) MKF_BUILDDIR=$(abs_top_builddir) \
+		$(srcdir)/tests/kernel/selftests-progs
+
+.PHONY: check-selftests
