@@ -28,6 +28,8 @@ struct mkf_kernel *cli_kernel_load(struct cli *cli)
 		 .module_cnt = cli->module_btf_cnt,
 		 .err_buf = why,
 		 .err_buf_sz = sizeof(why),
+		 /* decl.c hands kernel BTF to libbpf's btf_dump */
+		 .check_all_types = true,
 	);
 
 	/* Warnings of a load that works (a module that vanished) reach
@@ -45,7 +47,7 @@ struct mkf_kernel *cli_kernel_load_spec(struct cli *cli, const struct kernel_spe
 	char why[512];
 
 	MKF_OPTS(mkf_kernel_opts, opts, .vmlinux_path = spec->btf,
-		 .err_buf = why, .err_buf_sz = sizeof(why));
+		 .err_buf = why, .err_buf_sz = sizeof(why), .check_all_types = true);
 	k = mkf_kernel__load(&opts);
 	if (!k)
 		cli_error(cli, "kernel %s: cannot load its BTF (%s): %s", spec->label, spec->btf,

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * The kernel index: FUNCs of vmlinux and module BTF by name, with their
- * kfunc tags, and the public accessors of kernels and functions. BTF
+ * The kernel index (see kernel_index.h for why it is lazy): one pass
+ * over each BTF object's types when it is added, the name cache that
+ * lookups fill, and the public accessors of kernels and functions. BTF
  * comes in already parsed (kernel_load.c reads files).
+ *
+ * The pass checks what the index hands out: every FUNC's name and
+ * prototype id, every decl tag's name and target. Other types are read
+ * only through libbpf's bounds-checked btf__type_by_id() and
+ * btf__name_by_offset() by the code that needs them, which copes with
+ * NULL; checking every type up front cost more than the parse itself.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +22,11 @@
 #include "log.h"
 
 #define KFUNC_TAG "bpf_kfunc"
+#define FUNCS_PER_CHUNK 256
+/* One-name scans before indexing every name pays off. */
+#define SINGLE_SCAN_LIMIT 16
+/* Bits of the prefix filter of a scan. */
+#define FILTER_BITS (1u << 16)
 
 /* FNV-1a: cheap, and good enough for identifiers. */
 static __u32 name_hash(const char *s)
@@ -27,124 +39,383 @@ static __u32 name_hash(const char *s)
 }
 
 /*
- * Put funcs[i] into the hash table unless a FUNC of its name is there:
- * entries are added in vmlinux-then-modules, type id order, so the one
- * kept is the one libbpf binds.
+ * A scan's filter key, from at most the first four bytes: the scan
+ * hashes a name in full only when its key is one a wanted name has.
  */
-static void table_insert(struct mkf_kernel *k, size_t i)
+static __u32 prefix_key(const char *s)
 {
-	__u32 h = name_hash(k->funcs[i].name);
-	size_t mask = k->table_size - 1, slot = h & mask;
-	struct mkf_slot *e;
+	__u32 key = 0;
+	int i;
 
-	for (; (e = &k->table[slot])->idx; slot = (slot + 1) & mask)
-		if (e->hash == h && !strcmp(k->funcs[e->idx - 1].name, k->funcs[i].name))
-			return;
-	e->hash = h;
-	e->idx = (__u32)i + 1;
+	for (i = 0; i < 4 && s[i]; i++)
+		key = key * 131 + (unsigned char)s[i];
+	return (key ^ (key >> 16)) & (FILTER_BITS - 1);
 }
 
-/* Grow the table to keep it at most half full; rehash in insertion order. */
-static int table_reserve(struct mkf_kernel *k, size_t func_cnt)
+static int cmp_u32(const void *a, const void *b)
 {
-	size_t size = k->table_size ? k->table_size : 64, i;
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
 
-	while (size < 2 * func_cnt)
-		size *= 2;
-	if (size == k->table_size)
-		return 0;
-	free(k->table);
-	k->table = calloc(size, sizeof(*k->table));
-	k->table_size = k->table ? size : 0;
-	if (!k->table)
-		return -ENOMEM;
-	for (i = 0; i < k->func_cnt; i++)
-		table_insert(k, i);
+	return x < y ? -1 : x > y;
+}
+
+/* --- the describing pass --------------------------------------------- */
+
+static int push_ref(struct mkf_kernel *k, const char *name, __u32 id, __u32 part)
+{
+	if (k->ref_cnt == k->ref_cap) {
+		size_t ncap = k->ref_cap ? k->ref_cap * 2 : 1024;
+		struct mkf_func_ref *r = realloc(k->refs, ncap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		k->refs = r;
+		k->ref_cap = ncap;
+	}
+	k->refs[k->ref_cnt].name = name;
+	k->refs[k->ref_cnt].id = id;
+	k->refs[k->ref_cnt].part = part;
+	k->ref_cnt++;
+	return 0;
+}
+
+static int push_tag(struct mkf_btf_part *p, size_t *cap, __u32 id)
+{
+	if (p->tagged_cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		__u32 *t = realloc(p->tagged, ncap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		p->tagged = t;
+		*cap = ncap;
+	}
+	p->tagged[p->tagged_cnt++] = id;
 	return 0;
 }
 
 /*
  * Add the FUNCs a BTF object defines itself (for split BTF: not its
- * base's) to the index, marking those a bpf_kfunc decl tag points at.
+ * base's) to kernel->refs, and the FUNCs a bpf_kfunc decl tag on the
+ * whole function (component_idx -1) points at to the part's list.
  */
-static int index_btf(struct mkf_kernel *k, const struct btf *btf, int module)
+static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char *what)
 {
-	const struct btf *base = btf__base_btf(btf);
+	const struct btf *btf = p->btf, *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1;
-	__u32 end = btf__type_cnt(btf), id, nfuncs = 0;
-	struct mkf_func *funcs;
-	unsigned char *tagged;
-	int err;
+	__u32 end = btf__type_cnt(btf), id;
+	size_t tag_cap = 0;
+	int err = 0;
 
-	/* Names are compared as C strings below. */
-	err = mkf_btf_check(btf, module < 0 ? "kernel BTF" : "module BTF");
-	if (err)
-		return err;
-	tagged = calloc(end - start + 1, 1);
-	if (!tagged)
-		return -ENOMEM;
-	/* Pass 1: decl tags on whole functions (component_idx -1). */
-	for (id = start; id < end; id++) {
+	p->first_ref = k->ref_cnt;
+	for (id = start; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *proto;
+		const char *name;
 
-		if (btf_is_func(t))
-			nfuncs++;
-		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1)
+		if (!btf_is_func(t) && !btf_is_decl_tag(t))
 			continue;
-		if (strcmp(btf__name_by_offset(btf, t->name_off), KFUNC_TAG))
+		name = btf__name_by_offset(btf, t->name_off);
+		if (!name) {
+			pr_err("%s: BTF type [%u] has a name offset past the end of the "
+			       "strings\n", what, id);
+			return -EINVAL;
+		}
+		if (t->type >= end) {
+			pr_err("%s: BTF type [%u] refers to type [%u], past the last one [%u]\n",
+			       what, id, t->type, end - 1);
+			return -EINVAL;
+		}
+		if (btf_is_decl_tag(t)) {
+			if (btf_decl_tag(t)->component_idx != -1 || strcmp(name, KFUNC_TAG))
+				continue;
+			k->tag_cnt++;
+			if (t->type >= start)
+				err = push_tag(p, &tag_cap, t->type);
 			continue;
-		if (t->type >= start && t->type < end)
-			tagged[t->type - start] = 1;
-		k->tag_cnt++;
-	}
-
-	funcs = realloc(k->funcs, (k->func_cnt + nfuncs) * sizeof(*funcs));
-	if (!funcs && k->func_cnt + nfuncs) {
-		free(tagged);
-		return -ENOMEM;
-	}
-	k->funcs = funcs;
-	err = table_reserve(k, k->func_cnt + nfuncs);
-	if (err) {
-		free(tagged);
-		return err;
-	}
-	/* Pass 2: the FUNCs themselves. */
-	for (id = start; id < end; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		struct mkf_func *f;
-
+		}
 		/* A FUNC must point at a FUNC_PROTO: the resolver relies on it. */
-		if (!btf_is_func(t) || !btf__type_by_id(btf, t->type) ||
-		    !btf_is_func_proto(btf__type_by_id(btf, t->type)))
+		proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto))
 			continue;
-		f = &k->funcs[k->func_cnt++];
-		f->kernel = k;
-		f->name = btf__name_by_offset(btf, t->name_off);
-		f->btf = btf;
-		f->id = id;
-		f->proto = t->type;
-		f->module = module;
-		f->module_name = module < 0 ? NULL : k->modules[module].name;
-		f->tagged = tagged[id - start];
-		table_insert(k, k->func_cnt - 1);
+		err = push_ref(k, name, id, (__u32)(p - k->parts));
 	}
-	free(tagged);
+	p->ref_cnt = k->ref_cnt - p->first_ref;
+	if (!err && p->tagged_cnt)
+		qsort(p->tagged, p->tagged_cnt, sizeof(*p->tagged), cmp_u32);
+	return err;
+}
+
+/* --- FUNCs and the name cache (all under k->lock) ---------------------- */
+
+static bool is_tagged(const struct mkf_btf_part *p, __u32 id)
+{
+	return p->tagged_cnt &&
+	       bsearch(&id, p->tagged, p->tagged_cnt, sizeof(id), cmp_u32) != NULL;
+}
+
+static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
+{
+	const struct mkf_func_ref *r = &k->refs[ref];
+	const struct mkf_btf_part *p = &k->parts[r->part];
+	struct mkf_func *f;
+
+	if (k->func_cnt == k->chunk_cnt * FUNCS_PER_CHUNK) {
+		struct mkf_func **c = realloc(k->chunks, (k->chunk_cnt + 1) * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		k->chunks = c;
+		c[k->chunk_cnt] = malloc(FUNCS_PER_CHUNK * sizeof(**c));
+		if (!c[k->chunk_cnt])
+			return NULL;
+		k->chunk_cnt++;
+	}
+	f = &k->chunks[k->func_cnt / FUNCS_PER_CHUNK][k->func_cnt % FUNCS_PER_CHUNK];
+	k->func_cnt++;
+	f->kernel = k;
+	f->name = r->name;
+	f->btf = p->btf;
+	f->id = r->id;
+	f->proto = btf__type_by_id(p->btf, r->id)->type;
+	f->module = p->module;
+	f->module_name = p->module < 0 ? NULL : k->modules[p->module].name;
+	f->tagged = is_tagged(p, r->id);
+	f->ref = ref;
+	return f;
+}
+
+static struct mkf_name *name_lookup(const struct mkf_kernel *k, const char *name, __u32 h)
+{
+	size_t mask = k->slot_cnt - 1, slot;
+	__u32 idx;
+
+	if (!k->slot_cnt)
+		return NULL;
+	for (slot = h & mask; (idx = k->slots[slot]); slot = (slot + 1) & mask)
+		if (k->names[idx - 1].hash == h && !strcmp(k->names[idx - 1].name, name))
+			return &k->names[idx - 1];
+	return NULL;
+}
+
+static void slot_insert(struct mkf_kernel *k, size_t idx)
+{
+	size_t mask = k->slot_cnt - 1, slot = k->names[idx].hash & mask;
+
+	while (k->slots[slot])
+		slot = (slot + 1) & mask;
+	k->slots[slot] = (__u32)idx + 1;
+}
+
+/*
+ * A new cache entry (the caller made sure there is none): fn's name,
+ * or a copy of NAME while no FUNC is known to have it.
+ */
+static struct mkf_name *name_add(struct mkf_kernel *k, const char *name, __u32 h,
+				 const struct mkf_func *fn)
+{
+	struct mkf_name *e;
+	size_t i;
+
+	if (2 * (k->name_cnt + 1) > k->slot_cnt) {
+		size_t n = k->slot_cnt ? 2 * k->slot_cnt : 256;
+		__u32 *s = calloc(n, sizeof(*s));
+
+		if (!s)
+			return NULL;
+		free(k->slots);
+		k->slots = s;
+		k->slot_cnt = n;
+		for (i = 0; i < k->name_cnt; i++)
+			slot_insert(k, i);
+	}
+	if (k->name_cnt == k->name_cap) {
+		size_t n = k->name_cap ? 2 * k->name_cap : 128;
+
+		e = realloc(k->names, n * sizeof(*e));
+		if (!e)
+			return NULL;
+		k->names = e;
+		k->name_cap = n;
+	}
+	e = &k->names[k->name_cnt];
+	e->hash = h;
+	e->fn = fn;
+	e->owned_name = fn ? NULL : strdup(name);
+	if (!fn && !e->owned_name)
+		return NULL;
+	e->name = fn ? fn->name : e->owned_name;
+	/* A FUNC comes from index_all(), which searches every part. */
+	e->scanned = fn ? k->part_cnt : 0;
+	slot_insert(k, k->name_cnt++);
+	return e;
+}
+
+static void name_found(struct mkf_name *e, const struct mkf_func *fn)
+{
+	e->fn = fn;
+	e->name = fn->name;
+	free(e->owned_name);
+	e->owned_name = NULL;
+}
+
+/* Entries not yet searched in every part, with no FUNC found. */
+static bool pending(const struct mkf_kernel *k, const struct mkf_name *e)
+{
+	return !e->fn && e->scanned < k->part_cnt;
+}
+
+/*
+ * Search the parts for every pending entry at once: a name is hashed
+ * only when its prefix key matches one of theirs. Refs are in the
+ * order libbpf searches (vmlinux first, then modules, ids ascending),
+ * so the first FUNC found for a name is the one libbpf binds.
+ */
+static int scan(struct mkf_kernel *k)
+{
+	size_t i, from = k->part_cnt, r;
+	unsigned char *filter;
+	int err = 0;
+
+	for (i = 0; i < k->name_cnt; i++)
+		if (pending(k, &k->names[i]) && k->names[i].scanned < from)
+			from = k->names[i].scanned;
+	if (from == k->part_cnt)
+		return 0;
+	filter = calloc(FILTER_BITS / 8, 1);
+	if (!filter)
+		return -ENOMEM;
+	for (i = 0; i < k->name_cnt; i++) {
+		__u32 key;
+
+		if (!pending(k, &k->names[i]))
+			continue;
+		key = prefix_key(k->names[i].name);
+		filter[key / 8] |= 1 << (key % 8);
+	}
+	for (r = k->parts[from].first_ref; r < k->ref_cnt && !err; r++) {
+		const char *name = k->refs[r].name;
+		__u32 key = prefix_key(name);
+		struct mkf_name *e;
+		const struct mkf_func *fn;
+
+		if (!(filter[key / 8] & (1 << (key % 8))))
+			continue;
+		e = name_lookup(k, name, name_hash(name));
+		if (!e || e->fn || e->scanned > k->refs[r].part)
+			continue;
+		fn = make_func(k, r);
+		if (!fn)
+			err = -ENOMEM;
+		else
+			name_found(e, fn);
+	}
+	for (i = 0; i < k->name_cnt && !err; i++)
+		k->names[i].scanned = k->part_cnt;
+	free(filter);
+	return err;
+}
+
+/* Every FUNC name of the parts not yet indexed in full goes in. */
+static int index_all(struct mkf_kernel *k)
+{
+	size_t r, i;
+
+	if (k->full_parts == k->part_cnt)
+		return 0;
+	for (r = k->parts[k->full_parts].first_ref; r < k->ref_cnt; r++) {
+		const char *name = k->refs[r].name;
+		__u32 h = name_hash(name);
+		struct mkf_name *e = name_lookup(k, name, h);
+		const struct mkf_func *fn;
+
+		if (e && (e->fn || e->scanned > k->refs[r].part))
+			continue;
+		fn = make_func(k, r);
+		if (!fn)
+			return -ENOMEM;
+		if (e)
+			name_found(e, fn);
+		else if (!name_add(k, name, h, fn))
+			return -ENOMEM;
+	}
+	for (i = 0; i < k->name_cnt; i++)
+		k->names[i].scanned = k->part_cnt;
+	k->full_parts = k->part_cnt;
 	return 0;
 }
 
-const struct mkf_func *mkf_kernel_find(const struct mkf_kernel *k, const char *name)
+/* Make sure NAME is in the cache, searched in every part. */
+static struct mkf_name *want(struct mkf_kernel *k, const char *name)
 {
 	__u32 h = name_hash(name);
-	size_t mask = k->table_size - 1, slot;
-	const struct mkf_slot *e;
+	struct mkf_name *e = name_lookup(k, name, h);
 
-	if (!k->table_size)
-		return NULL;
-	for (slot = h & mask; (e = &k->table[slot])->idx; slot = (slot + 1) & mask)
-		if (e->hash == h && !strcmp(k->funcs[e->idx - 1].name, name))
-			return &k->funcs[e->idx - 1];
-	return NULL;
+	if (e)
+		return e;
+	return name_add(k, name, h, NULL);
+}
+
+const struct mkf_func *mkf_kernel_find(const struct mkf_kernel *kernel, const char *name)
+{
+	struct mkf_kernel *k = (struct mkf_kernel *)kernel;
+	const struct mkf_func *fn = NULL;
+	struct mkf_name *e;
+	int err = 0;
+
+	pthread_mutex_lock(&k->lock);
+	e = name_lookup(k, name, name_hash(name));
+	if (e && !pending(k, e)) {
+		fn = e->fn;
+		goto out;
+	}
+	if (!e && k->full_parts == k->part_cnt)
+		goto out;	/* every name is indexed: there is none */
+	if (++k->single_scans > SINGLE_SCAN_LIMIT) {
+		err = index_all(k);
+		e = err ? NULL : name_lookup(k, name, name_hash(name));
+		fn = e ? e->fn : NULL;
+		goto out;
+	}
+	e = want(k, name);
+	err = e ? scan(k) : -ENOMEM;
+	/* names[] may have moved: look the entry up again. */
+	e = err ? NULL : name_lookup(k, name, name_hash(name));
+	fn = e ? e->fn : NULL;
+out:
+	pthread_mutex_unlock(&k->lock);
+	if (err)
+		pr_warn("kernel index: %s while looking up '%s'\n", strerror(-err), name);
+	return fn;
+}
+
+int mkf_kernel_prefetch(const struct mkf_kernel *kernel, const char *const *names, size_t cnt)
+{
+	struct mkf_kernel *k = (struct mkf_kernel *)kernel;
+	size_t i;
+	int err = 0;
+
+	pthread_mutex_lock(&k->lock);
+	if (k->full_parts < k->part_cnt) {
+		for (i = 0; i < cnt && !err; i++)
+			if (!want(k, names[i]))
+				err = -ENOMEM;
+		if (!err)
+			err = scan(k);
+	}
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+int mkf_kernel_index_all(const struct mkf_kernel *kernel)
+{
+	struct mkf_kernel *k = (struct mkf_kernel *)kernel;
+	int err;
+
+	pthread_mutex_lock(&k->lock);
+	err = index_all(k);
+	pthread_mutex_unlock(&k->lock);
+	return err;
 }
 
 bool mkf_func_callable(const struct mkf_func *fn)
@@ -198,16 +469,48 @@ bool mkf_func__is_callable(const struct mkf_func *fn)
 	return MKF_GET(fn, mkf_func_callable(fn), false);
 }
 
-struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned)
+/* --- kernels --------------------------------------------------------- */
+
+/* Add a part for btf and describe it; undone on failure. */
+static int add_part(struct mkf_kernel *k, const struct btf *btf, int module, const char *what)
+{
+	struct mkf_btf_part *parts = realloc(k->parts, (k->part_cnt + 1) * sizeof(*parts));
+	struct mkf_btf_part *p;
+	size_t tags = k->tag_cnt, refs = k->ref_cnt;
+	int err;
+
+	if (!parts)
+		return -ENOMEM;
+	k->parts = parts;
+	p = &parts[k->part_cnt];
+	memset(p, 0, sizeof(*p));
+	p->btf = btf;
+	p->module = module;
+	err = k->check_all ? mkf_btf_check(btf, what) : 0;
+	if (!err)
+		err = describe_btf(k, p, what);
+	if (err) {
+		free(p->tagged);
+		k->tag_cnt = tags;
+		k->ref_cnt = refs;
+		return err;
+	}
+	k->part_cnt++;
+	return 0;
+}
+
+struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool check_all)
 {
 	struct mkf_kernel *k = calloc(1, sizeof(*k));
 	int err;
 
 	if (!k)
 		return NULL;
+	pthread_mutex_init(&k->lock, NULL);
 	k->vmlinux = vmlinux;
 	k->vmlinux_owned = owned;
-	err = index_btf(k, vmlinux, -1);
+	k->check_all = check_all;
+	err = add_part(k, vmlinux, -1, "kernel BTF");
 	if (err) {
 		/* The caller still owns vmlinux on failure. */
 		k->vmlinux_owned = false;
@@ -222,7 +525,7 @@ struct mkf_kernel *mkf_kernel__new(const struct btf *vmlinux_btf)
 {
 	if (!vmlinux_btf || btf__base_btf(vmlinux_btf))
 		return mkf_err_ptr(-EINVAL);
-	return mkf_kernel_new(vmlinux_btf, false);
+	return mkf_kernel_new(vmlinux_btf, false, false);
 }
 
 int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf, bool owned)
@@ -242,15 +545,18 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 	mods[k->module_cnt].btf = btf;
 	mods[k->module_cnt].owned = owned;
 	k->module_cnt++;
-	/* A module may add pairs: classify again when next asked. */
-	mkf_kfunc_list_free(k->kfuncs);
-	k->kfuncs = NULL;
-	err = index_btf(k, btf, (int)k->module_cnt - 1);
+	pthread_mutex_lock(&k->lock);
+	err = add_part(k, btf, (int)k->module_cnt - 1, "module BTF");
+	pthread_mutex_unlock(&k->lock);
 	if (err) {
 		k->module_cnt--;
 		free(mods[k->module_cnt].name);
+		return err;
 	}
-	return err;
+	/* A module may add pairs: classify again when next asked. */
+	mkf_kfunc_list_free(k->kfuncs);
+	k->kfuncs = NULL;
+	return 0;
 }
 
 int mkf_kernel__add_module(struct mkf_kernel *kernel, const char *name,
@@ -277,8 +583,18 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	mkf_kfunc_list_free(k->kfuncs);
-	free(k->funcs);
-	free(k->table);
+	for (i = 0; i < k->part_cnt; i++)
+		free(k->parts[i].tagged);
+	free(k->parts);
+	free(k->refs);
+	for (i = 0; i < k->name_cnt; i++)
+		free(k->names[i].owned_name);
+	free(k->names);
+	free(k->slots);
+	for (i = 0; i < k->chunk_cnt; i++)
+		free(k->chunks[i]);
+	free(k->chunks);
+	pthread_mutex_destroy(&k->lock);
 	free(k);
 }
 

@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * The kernel index: the target kernel's BTF (vmlinux + modules), its
- * FUNCs by name, which carry DECL_TAG "bpf_kfunc", and (kfuncs.c) its
- * kfuncs with verifier-provided parameters. No I/O: kernel_load.c
+ * The kernel index: the target kernel's BTF (vmlinux + modules), which
+ * FUNCs carry DECL_TAG "bpf_kfunc", its FUNCs by name, and (kfuncs.c)
+ * its kfuncs with verifier-provided parameters. No I/O: kernel_load.c
  * reads the files.
+ *
+ * Indexing is lazy, because a kernel has tens of thousands of FUNCs and
+ * an object asks for a handful of names: describing a kernel makes one
+ * pass over its types (the kfunc tags, and a compact list of its FUNCs);
+ * a name is looked up by a scan of that list the first time it is asked
+ * for, several names in one scan when the caller knows them all
+ * (mkf_kernel_prefetch()), and the answer is cached. Only enumerating
+ * every kfunc (kfuncs.c) indexes every name.
  */
 #ifndef MKF_KERNEL_INDEX_H
 #define MKF_KERNEL_INDEX_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpf/btf.h>
@@ -16,7 +25,7 @@
 
 struct mkf_kernel;
 
-/* One FUNC of the target kernel. */
+/* One FUNC of the target kernel, made when first looked up. */
 struct mkf_func {
 	const struct mkf_kernel *kernel;	/* the index it belongs to */
 	const char *name;	/* in the owning BTF's strings */
@@ -26,6 +35,7 @@ struct mkf_func {
 	int module;		/* index into modules, -1 for vmlinux */
 	const char *module_name;	/* its name (stable: strdup'd), NULL for vmlinux */
 	bool tagged;		/* a DECL_TAG "bpf_kfunc" points at it */
+	size_t ref;		/* its index in kernel->refs */
 };
 
 /* A kfunc with verifier-provided parameters (see magic_kfunc.h). */
@@ -48,39 +58,84 @@ struct mkf_module {
 	bool owned;
 };
 
+/* A FUNC as the describing pass saw it: checked, not yet indexed. */
+struct mkf_func_ref {
+	const char *name;
+	__u32 id;
+	__u32 part;		/* index into kernel->parts */
+};
+
+/* One BTF object of the kernel: vmlinux (part 0), then each module. */
+struct mkf_btf_part {
+	const struct btf *btf;
+	int module;		/* -1 for vmlinux */
+	size_t first_ref, ref_cnt;	/* its FUNCs in kernel->refs */
+	__u32 *tagged;		/* FUNC ids a bpf_kfunc tag points at, sorted */
+	size_t tagged_cnt;
+};
+
+/* A name asked for: its FUNC, or none in the parts scanned so far. */
+struct mkf_name {
+	__u32 hash;
+	const char *name;	/* the FUNC's own name, or owned_name */
+	char *owned_name;	/* a copy while no FUNC has the name */
+	const struct mkf_func *fn;	/* the FUNC libbpf binds, or NULL */
+	size_t scanned;		/* parts [0, scanned) searched for it */
+};
+
 struct mkf_kernel {
 	const struct btf *vmlinux;
 	bool vmlinux_owned;
 	struct mkf_module *modules;
 	size_t module_cnt;
-	/* vmlinux's FUNCs, then each module's, in type id order. */
-	struct mkf_func *funcs;
-	size_t func_cnt;
-	/*
-	 * Open-addressing hash table by name, holding the first FUNC of each
-	 * name: the one libbpf binds.
-	 */
-	struct mkf_slot {
-		__u32 hash;	/* of the name: most probes stop here */
-		__u32 idx;	/* funcs index + 1, 0 = empty */
-	} *table;
-	size_t table_size;		/* a power of two, or 0 */
+	struct mkf_btf_part *parts;
+	size_t part_cnt;
+	/* Every FUNC of every part, parts in order, ids ascending in each. */
+	struct mkf_func_ref *refs;
+	size_t ref_cnt, ref_cap;
 	size_t tag_cnt;
+	bool check_all;		/* mkf_btf_check() every part first */
+	/*
+	 * The name cache, behind lock (a const kernel may be shared by
+	 * threads): open addressing over names[], at most half full.
+	 */
+	pthread_mutex_t lock;
+	__u32 *slots;		/* names index + 1, 0 = empty */
+	size_t slot_cnt;	/* a power of two, or 0 */
+	struct mkf_name *names;
+	size_t name_cnt, name_cap;
+	/* mkf_funcs in chunks, so that their addresses never change. */
+	struct mkf_func **chunks;
+	size_t chunk_cnt, func_cnt;
+	size_t full_parts;	/* parts whose every name is in the cache */
+	size_t single_scans;	/* one-name scans so far: too many, index all */
 	/* NULL until first asked for; reset when a module is added. */
 	struct mkf_kfunc_list *kfuncs;
 };
 
 /*
  * The FUNC libbpf would bind for this name: first in vmlinux (lowest
- * id), else in the first module that has it. NULL if none.
+ * id), else in the first module that has it. NULL if none (or no memory).
  */
 const struct mkf_func *mkf_kernel_find(const struct mkf_kernel *kernel, const char *name);
+
+/*
+ * Look NAMES up in one scan, so that the mkf_kernel_find() calls that
+ * follow are cache hits. Returns 0 or -ENOMEM.
+ */
+int mkf_kernel_prefetch(const struct mkf_kernel *kernel, const char *const *names, size_t cnt);
+
+/* Index every name of every part (for enumerating all kfuncs). */
+int mkf_kernel_index_all(const struct mkf_kernel *kernel);
 
 /* Tagged, or the kernel has no kfunc tags at all (pahole < 1.26). */
 bool mkf_func_callable(const struct mkf_func *fn);
 
-/* An index of vmlinux_btf alone; owned: freed with the kernel. */
-struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned);
+/*
+ * An index of vmlinux_btf alone; owned: freed with the kernel;
+ * check_all: check every type of it and of its modules.
+ */
+struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool check_all);
 /* Add and index a module's split BTF (owned: freed with the kernel). */
 int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf,
 			  bool owned);

@@ -144,7 +144,7 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		err = parse_error(vmlinux_path, "kernel BTF");
 		return mkf_err_ptr(err);
 	}
-	k = mkf_kernel_new(vm, true);
+	k = mkf_kernel_new(vm, true, OPTS_GET(opts, check_all_types, false));
 	if (!k) {
 		err = -errno;
 		btf__free(vm);
@@ -166,7 +166,7 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		return mkf_err_ptr(err);
 	}
 	pr_debug("kernel BTF %s: %zu functions, %zu modules, %zu kfunc tags\n",
-		 vmlinux_path, k->func_cnt, k->module_cnt, k->tag_cnt);
+		 vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
 	return k;
 }
 

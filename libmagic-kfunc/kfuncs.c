@@ -47,10 +47,15 @@ static int trailing_provided(const struct mkf_func *f, bool *by_name)
 	return n - 1 - i;
 }
 
-/* The FUNC libbpf binds for f's name is f itself (not a later duplicate). */
-static bool is_bound(const struct mkf_func *f)
+/*
+ * refs[i] as a function, if it is the FUNC libbpf binds for its name
+ * (not a later duplicate); NULL otherwise.
+ */
+static const struct mkf_func *bound(const struct mkf_kernel *k, size_t i)
 {
-	return mkf_kernel_find(f->kernel, f->name) == f;
+	const struct mkf_func *f = mkf_kernel_find(k, k->refs[i].name);
+
+	return f && f->ref == i ? f : NULL;
 }
 
 static int add(struct mkf_kfunc_list *l, size_t *cap, enum mkf_kfunc_shape shape,
@@ -110,35 +115,41 @@ static int cmp_kfunc(const void *a, const void *b)
 
 static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 {
-	unsigned char *paired = calloc(k->func_cnt + 1, 1);
+	unsigned char *paired;
 	size_t i, cap = 0;
-	int err = 0;
+	int err = mkf_kernel_index_all(k);
 
+	if (err)
+		return err;
+	paired = calloc(k->ref_cnt + 1, 1);
 	if (!paired)
 		return -ENOMEM;
 	/* Pairs first: their members are not reported again alone. */
-	for (i = 0; i < k->func_cnt && !err; i++) {
-		const struct mkf_func *f = &k->funcs[i], *b;
+	for (i = 0; i < k->ref_cnt && !err; i++) {
+		const struct mkf_func *f, *b;
 
-		if (!is_impl_name(f->name) || !is_bound(f))
+		if (!is_impl_name(k->refs[i].name))
 			continue;
-		b = pair_base(f);
+		f = bound(k, i);
+		b = f ? pair_base(f) : NULL;
 		if (!b)
 			continue;
 		paired[i] = 1;
-		paired[b - k->funcs] = 1;
+		paired[b->ref] = 1;
 		err = add(l, &cap, MKF_KFUNC_PAIR, b, f, nparams(f) - nparams(b));
 	}
-	for (i = 0; i < k->func_cnt && !err; i++) {
-		const struct mkf_func *f = &k->funcs[i];
-		bool by_name, callable = mkf_func_callable(f), impl = is_impl_name(f->name);
+	for (i = 0; i < k->ref_cnt && !err; i++) {
+		const struct mkf_func *f = paired[i] ? NULL : bound(k, i);
+		bool by_name, callable, impl;
 		int t;
 
-		if (paired[i] || !is_bound(f))
+		if (!f)
 			continue;
 		t = trailing_provided(f, &by_name);
 		if (!t)
 			continue;
+		callable = mkf_func_callable(f);
+		impl = is_impl_name(f->name);
 		/*
 		 * Plenty of kernel functions take a struct bpf_prog_aux *: by
 		 * type alone, only a kfunc tag makes it a kfunc's parameter.

@@ -136,18 +136,27 @@ struct mkf_kernel_opts {
 	/* On failure, the error's text (see the top of this file). */
 	char *err_buf;
 	size_t err_buf_sz;
+	/*
+	 * Check every type's name and references, not only those of the
+	 * FUNCs and decl tags the library reads (libbpf 1.1 does not check
+	 * them: its btf_dump, for one, crashes on a type id past the last
+	 * one). For callers that hand the BTF to such code; it costs about
+	 * one more parse of the BTF.
+	 */
+	bool check_all_types;
 	size_t :0;
 };
-#define mkf_kernel_opts__last_field err_buf_sz
+#define mkf_kernel_opts__last_field check_all_types
 
 /**
  * @brief **mkf_kernel__load()** reads and indexes a kernel's BTF.
  * @param opts which kernel; NULL for the running one
  * @return the kernel, to release with mkf_kernel__free(); NULL with
  * errno set on error: the open(2)/read(2) errno of a file (ENOENT,
- * EACCES, EIO...), EINVAL for BTF that does not parse or has a name
- * offset past its strings (libbpf's LIBBPF_ERRNO__* codes become
- * EINVAL) or for invalid options, ENOMEM
+ * EACCES, EIO...), EINVAL for BTF that does not parse, or where a
+ * FUNC or decl tag (with check_all_types: any type) has a name offset
+ * past its strings or refers to a type past the last one (libbpf's
+ * LIBBPF_ERRNO__* codes become EINVAL), or for invalid options, ENOMEM
  */
 MKF_API struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts);
 /**

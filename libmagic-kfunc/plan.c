@@ -252,6 +252,9 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		err = -ENOMEM;
 		goto out;
 	}
+	err = mkf_resolve_prefetch(kernel, obj.externs, obj.extern_cnt);
+	if (err)
+		goto out;
 	for (i = 0; i < obj.extern_cnt; i++) {
 		err = fill_entry(plan, &plan->entries[i], kernel, &obj, &obj.externs[i]);
 		plan->entry_cnt++;

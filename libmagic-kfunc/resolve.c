@@ -365,12 +365,54 @@ static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
 	mkf_sb_printf(r, "\n");
 }
 
+/* B, the essential name without _impl, and B_impl (both malloc'd). */
+static int base_names(const struct mkf_extern *ext, char **b, char **bi)
+{
+	size_t elen = strlen(ext->essential), slen = strlen(IMPL_SUFFIX);
+
+	if (elen > slen && !strcmp(ext->essential + elen - slen, IMPL_SUFFIX))
+		elen -= slen;
+	*b = strndup(ext->essential, elen);
+	*bi = *b ? malloc(elen + slen + 1) : NULL;
+	if (!*bi) {
+		free(*b);
+		*b = NULL;
+		return -ENOMEM;
+	}
+	memcpy(*bi, *b, elen);
+	memcpy(*bi + elen, IMPL_SUFFIX, slen + 1);
+	return 0;
+}
+
+int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_extern *exts,
+			 size_t cnt)
+{
+	const char **names = calloc(3 * cnt + 1, sizeof(*names));
+	char **owned = calloc(2 * cnt + 1, sizeof(*owned));
+	size_t i;
+	int err = names && owned ? 0 : -ENOMEM;
+
+	/* The names mkf_resolve() asks for: N (libbpf's view), B, B_impl. */
+	for (i = 0; i < cnt && !err; i++) {
+		err = base_names(&exts[i], &owned[2 * i], &owned[2 * i + 1]);
+		names[3 * i] = exts[i].name;
+		names[3 * i + 1] = owned[2 * i];
+		names[3 * i + 2] = owned[2 * i + 1];
+	}
+	if (!err)
+		err = mkf_kernel_prefetch(kernel, names, 3 * cnt);
+	for (i = 0; owned && i < 2 * cnt; i++)
+		free(owned[i]);
+	free(owned);
+	free(names);
+	return err;
+}
+
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		const struct mkf_extern *ext, struct mkf_resolution *res)
 {
 	struct mkf_sb why_b = {}, why_i = {}, reason = {}, remark = {};
 	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext };
-	size_t elen, slen = strlen(IMPL_SUFFIX);
 	enum check chk = CHECK_NO;
 	char loc[96];
 	int m, err = 0;
@@ -380,16 +422,9 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	if (c.n < 0)
 		return -EINVAL;
 
-	elen = strlen(ext->essential);
-	if (elen > slen && !strcmp(ext->essential + elen - slen, IMPL_SUFFIX))
-		elen -= slen;
-	c.b = strndup(ext->essential, elen);
-	c.bi = c.b ? malloc(elen + slen + 1) : NULL;
-	if (!c.bi) {
-		err = -ENOMEM;
+	err = base_names(ext, &c.b, &c.bi);
+	if (err)
 		goto out;
-	}
-	sprintf(c.bi, "%s%s", c.b, IMPL_SUFFIX);
 	c.fb = mkf_kernel_find(kernel, c.b);
 	c.fi = mkf_kernel_find(kernel, c.bi);
 	libbpf_remark(&c, res, &remark);

@@ -39,6 +39,13 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 void mkf_resolution_free(struct mkf_resolution *res);
 
 /*
+ * Look up, in one scan of the kernel, every name mkf_resolve() will ask
+ * for these externs. Only a matter of speed: 0 or -ENOMEM.
+ */
+int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_extern *exts,
+			 size_t cnt);
+
+/*
  * The extension rule, shared by the resolver (rules extend and
  * impl-extend) and the kernel's kfunc classification (pairs): whether
  * fn's prototype is the return type and first n params of lproto (in

@@ -536,15 +536,25 @@ def main():
     b.set_word(b.find(BTF_KIND_FUNC_PROTO), 1, (BTF_KIND_FUNC_PROTO << 24) | 0xffff)
     unreadable('kbtf-huge-vlen', kb, 'EINVAL', 'Invalid argument')
 
-    # A module's split BTF: its first type's name past all strings
-    # (split string offsets continue the base's).
+    # A module's split BTF: its first FUNC's name past all strings
+    # (split string offsets continue the base's). Names of FUNCs and
+    # decl tags are what describing a kernel checks up front.
     kb = Btf(bytearray(kraw), 0)
     mb = bytearray(mraw)
-    _, _, _, hlen, toff, _, _, slen = struct.unpack_from('<HBBIIIII', mb, 0)
-    struct.pack_into('<I', mb, hlen + toff, kb.slen + slen + 77)
+    _, _, _, hlen, toff, tlen, _, slen = struct.unpack_from('<HBBIIIII', mb, 0)
+    off, mid = hlen + toff, len(kb.types)
+    while True:
+        info = struct.unpack_from('<I', mb, off + 4)[0]
+        kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+        if kind == BTF_KIND_FUNC:
+            break
+        off += 12 + Btf.extra(kind, vlen)
+        mid += 1
+        assert off < hlen + toff + tlen, 'the module BTF has no FUNC'
+    struct.pack_into('<I', mb, off, kb.slen + slen + 77)
     kern('mbtf-str-off-past-end', mb, 'EINVAL',
          'module BTF: BTF type [%d] has a name offset past the end of the strings'
-         % len(kb.types), kind='mbtf')
+         % mid, kind='mbtf')
 
     # Parses, but its functions are not functions: nothing binds, and
     # the strong extern is reported unresolved (exit status 3).

@@ -235,6 +235,110 @@ static int break_name(struct btf *btf, const char *func)
 }
 
 /*
+ * Describing a kernel checks the FUNCs and decl tags it reads; a bad
+ * reference elsewhere is found only with check_all_types (what the CLI
+ * sets before handing BTF to libbpf's btf_dump).
+ */
+static void test_kernel_check_all_types(void)
+{
+	struct btf *vm = fx_kernel(FX_70);
+	char path[4300], why[256] = "", want[128];
+	struct btf_type *t = NULL;
+	struct mkf_kernel *k;
+	__u32 id, n = vm ? btf__type_cnt(vm) : 0;
+
+	for (id = 1; id < n; id++) {
+		t = (struct btf_type *)btf__type_by_id(vm, id);
+		if (btf_is_ptr(t))
+			break;
+	}
+	if (!vm || id == n) {
+		t_fail("check_all_types: fixture with a PTR", "none");
+		btf__free(vm);
+		return;
+	}
+	/* The BTF is the test's own, built in memory: it may be written. */
+	t->type = n + 7;
+	snprintf(path, sizeof(path), "%s/bad-ptr.btf", tmpdir);
+	if (write_btf(path, vm)) {
+		t_fail("check_all_types: write the fixture", "%s", path);
+		btf__free(vm);
+		return;
+	}
+	LIBBPF_OPTS(mkf_kernel_opts, lazy, .vmlinux_path = path);
+	LIBBPF_OPTS(mkf_kernel_opts, all, .vmlinux_path = path, .check_all_types = true,
+		    .err_buf = why, .err_buf_sz = sizeof(why));
+
+	k = mkf_kernel__load(&lazy);
+	t_check("a PTR past the last type: loads without check_all_types", k != NULL,
+		"errno %d", errno);
+	t_check("... and its kfuncs are found",
+		k && mkf_kernel__find_func(k, "bpf_wq_set_callback") != NULL,
+		"not found");
+	mkf_kernel__free(k);
+	errno = 0;
+	k = mkf_kernel__load(&all);
+	t_check("check_all_types: the same BTF -> NULL, EINVAL", !k && errno == EINVAL,
+		"errno %d", errno);
+	snprintf(want, sizeof(want), "kernel BTF: BTF type [%u] refers to type [%u], past the last one",
+		 id, n + 7);
+	t_check("check_all_types: says which type", strstr(why, want) != NULL, "err_buf: %s", why);
+	mkf_kernel__free(k);
+	unlink(path);
+	btf__free(vm);
+}
+
+/*
+ * Lookups are answered from a cache filled by scans: every way of
+ * filling it (one name, many names at once, a module added after a
+ * miss, more misses than the one-name limit) gives the same answers.
+ */
+static void test_kernel_lookups(void)
+{
+	struct btf *vm = fx_kernel(FX_70), *mod = vm ? fx_module(vm, true) : NULL;
+	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
+	const struct mkf_func *a, *b;
+	char name[64];
+	int i;
+
+	if (!k || !mod) {
+		t_fail("lookups: fixtures", "errno %d", errno);
+		goto out;
+	}
+	a = mkf_kernel__find_func(k, "bpf_wq_set_callback");
+	b = mkf_kernel__find_func(k, "bpf_wq_set_callback");
+	t_check("lookups: the same FUNC twice (cached)", a && a == b &&
+		!strcmp(mkf_func__name(a), "bpf_wq_set_callback"), "%p %p", (void *)a, (void *)b);
+	errno = 0;
+	t_check("lookups: a module kfunc before the module -> ENOENT",
+		!mkf_kernel__find_func(k, "mkf_testmod_magic") && errno == ENOENT,
+		"errno %d", errno);
+	t_check("lookups: add the module", !mkf_kernel__add_module(k, "mkf_testmod", mod),
+		"errno %d", errno);
+	a = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	t_check("lookups: the miss is searched again in the new module",
+		a && mkf_func__module(a) &&
+		!strcmp(mkf_func__module(a), "mkf_testmod"), "%p", (void *)a);
+	/* Past the one-name scan limit every name is indexed: same answers. */
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "no_such_function_%d", i);
+		if (mkf_kernel__find_func(k, name))
+			break;
+	}
+	t_check("lookups: 40 misses stay misses", i == 40, "'%s' found", name);
+	b = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	t_check("lookups: after indexing every name, the same FUNC", a == b, "%p %p",
+		(void *)a, (void *)b);
+	b = mkf_kernel__find_func(k, "bpf_wq_set_callback");
+	t_check("lookups: and vmlinux's kfunc too", b && b == mkf_kernel__find_func(k, "bpf_wq_set_callback") &&
+		!mkf_func__module(b), "%p", (void *)b);
+out:
+	mkf_kernel__free(k);
+	btf__free(mod);
+	btf__free(vm);
+}
+
+/*
  * Kernel BTF handed over in memory (docs/errors.md, Kernel BTF): the
  * files of the same kind are tests/malformed's.
  */
@@ -886,6 +990,8 @@ int main(void)
 	t_quiet_library();
 	test_kernel_files();
 	test_kernel_btf_names();
+	test_kernel_check_all_types();
+	test_kernel_lookups();
 	test_running_kernel();
 	test_open();
 	test_skeleton();
