@@ -110,7 +110,6 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	p->first_ref = k->ref_cnt;
 	for (id = start; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_type *proto;
 		const char *name;
 
 		if (!btf_is_func(t) && !btf_is_decl_tag(t))
@@ -134,10 +133,6 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 				err = push_tag(p, &tag_cap, t->type);
 			continue;
 		}
-		/* A FUNC must point at a FUNC_PROTO: the resolver relies on it. */
-		proto = btf__type_by_id(btf, t->type);
-		if (!proto || !btf_is_func_proto(proto))
-			continue;
 		err = push_ref(k, name, id, (__u32)(p - k->parts));
 	}
 	p->ref_cnt = k->ref_cnt - p->first_ref;
@@ -152,6 +147,20 @@ static bool is_tagged(const struct mkf_btf_part *p, __u32 id)
 {
 	return p->tagged_cnt &&
 	       bsearch(&id, p->tagged, p->tagged_cnt, sizeof(id), cmp_u32) != NULL;
+}
+
+/*
+ * A FUNC must point at a FUNC_PROTO: the resolver relies on it. Others
+ * are not functions to bind (checked only for candidates: reading
+ * every FUNC's prototype is a cache miss each).
+ */
+static bool ref_usable(const struct mkf_kernel *k, size_t ref)
+{
+	const struct mkf_func_ref *r = &k->refs[ref];
+	const struct btf *btf = k->parts[r->part].btf;
+	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, r->id)->type);
+
+	return proto && btf_is_func_proto(proto);
 }
 
 static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
@@ -302,7 +311,7 @@ static int scan(struct mkf_kernel *k)
 		if (!(filter[key / 8] & (1 << (key % 8))))
 			continue;
 		e = name_lookup(k, name, name_hash(name));
-		if (!e || e->fn || e->scanned > k->refs[r].part)
+		if (!e || e->fn || e->scanned > k->refs[r].part || !ref_usable(k, r))
 			continue;
 		fn = make_func(k, r);
 		if (!fn)
@@ -329,7 +338,7 @@ static int index_all(struct mkf_kernel *k)
 		struct mkf_name *e = name_lookup(k, name, h);
 		const struct mkf_func *fn;
 
-		if (e && (e->fn || e->scanned > k->refs[r].part))
+		if ((e && (e->fn || e->scanned > k->refs[r].part)) || !ref_usable(k, r))
 			continue;
 		fn = make_func(k, r);
 		if (!fn)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "plan.h"
 #include "object.h"
 #include "magic_kfunc.h"
 #include "opts.h"
@@ -101,6 +102,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		if (!err)
 			err = recheck(name, out, out_sz, obj_buf, obj_buf_sz);
 	}
+	/* A plan handed out keeps no copy of the object. */
+	mkf_plan_drop_obj(plan);
 	if (plan_out && !err)
 		*plan_out = plan;
 	else

@@ -219,9 +219,9 @@ static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
 static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts)
 {
+	struct mkf_plan *plan = NULL;
 	const char *obj_name;
-	struct mkf_obj obj;
-	struct mkf_plan *plan;
+	struct mkf_obj *obj;
 	size_t i;
 	int err;
 
@@ -235,8 +235,12 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 	if (!obj_name)
 		obj_name = "object";
 
-	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
+	obj = calloc(1, sizeof(*obj));
+	if (!obj)
+		return mkf_err_ptr(-ENOMEM);
+	err = mkf_obj_read(obj, obj_buf, obj_buf_sz);
 	if (err) {
+		free(obj);
 		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
 		return mkf_err_ptr(err);
 	}
@@ -245,25 +249,25 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		err = -ENOMEM;
 		goto out;
 	}
-	plan->sym_cnt = obj.sym_cnt;
+	plan->sym_cnt = obj->sym_cnt;
 	plan->types = btf__new_empty();
-	plan->entries = calloc(obj.extern_cnt + 1, sizeof(*plan->entries));
+	plan->entries = calloc(obj->extern_cnt + 1, sizeof(*plan->entries));
 	if (!plan->types || !plan->entries) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = mkf_resolve_prefetch(kernel, obj.externs, obj.extern_cnt);
+	err = mkf_resolve_prefetch(kernel, obj->externs, obj->extern_cnt);
 	if (err)
 		goto out;
-	for (i = 0; i < obj.extern_cnt; i++) {
-		err = fill_entry(plan, &plan->entries[i], kernel, &obj, &obj.externs[i]);
+	for (i = 0; i < obj->extern_cnt; i++) {
+		err = fill_entry(plan, &plan->entries[i], kernel, obj, &obj->externs[i]);
 		plan->entry_cnt++;
 		if (err)
 			goto out;
 	}
 	err = merge_entries(plan);
 	if (!err)
-		err = note_name_clashes(plan, &obj);
+		err = note_name_clashes(plan, obj);
 	if (!err && OPTS_GET(opts, weaken_unresolved, false))
 		err = weaken_unresolved(plan);
 	if (err)
@@ -276,11 +280,12 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		log_entry(obj_name, e);
 	}
 out:
-	mkf_obj_release(&obj);
 	if (err) {
+		mkf_plan_obj_free(obj);
 		mkf_plan__free(plan);
 		return mkf_err_ptr(err);
 	}
+	plan->obj = obj;
 	return plan;
 }
 
@@ -299,6 +304,37 @@ struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 	return plan ? plan : mkf_err_ptr(-err);
 }
 
+struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, size_t sz)
+{
+	/* A const plan may be shared: whoever takes the view owns it. */
+	struct mkf_obj *obj = __atomic_exchange_n(&((struct mkf_plan *)plan)->obj, NULL,
+						  __ATOMIC_ACQ_REL);
+
+	/*
+	 * The view is of a private copy of the bytes planned for: it
+	 * serves only an object with the very same bytes (libelf converts
+	 * a foreign byte order in place, and then this is simply a miss).
+	 */
+	if (obj && (obj->sz != sz || memcmp(obj->buf, buf, sz))) {
+		mkf_plan_obj_free(obj);
+		obj = NULL;
+	}
+	return obj;
+}
+
+void mkf_plan_drop_obj(struct mkf_plan *plan)
+{
+	mkf_plan_obj_free(__atomic_exchange_n(&plan->obj, NULL, __ATOMIC_ACQ_REL));
+}
+
+void mkf_plan_obj_free(struct mkf_obj *obj)
+{
+	if (!obj)
+		return;
+	mkf_obj_release(obj);
+	free(obj);
+}
+
 void mkf_plan__free(struct mkf_plan *plan)
 {
 	size_t i;
@@ -313,6 +349,7 @@ void mkf_plan__free(struct mkf_plan *plan)
 	}
 	free(plan->entries);
 	btf__free(plan->types);
+	mkf_plan_obj_free(plan->obj);
 	free(plan);
 }
 

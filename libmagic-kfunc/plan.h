@@ -9,6 +9,8 @@
 
 #include "magic_kfunc.h"
 
+struct mkf_obj;
+
 struct mkf_plan_entry {
 	char *name;
 	bool weak;
@@ -45,7 +47,20 @@ struct mkf_plan {
 	struct btf *types;
 	size_t unresolved_cnt;
 	size_t change_cnt;
+	/*
+	 * The object as read for the plan, kept for the rewrite so that it
+	 * is not read again (taken by the first mkf_object__rewrite() given
+	 * the very same bytes; NULL once taken or dropped).
+	 */
+	struct mkf_obj *obj;
 };
+
+/* The plan's parsed view of its object, if the bytes are the same; else NULL. */
+struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, size_t sz);
+/* Drop the plan's view: no rewrite will take it. */
+void mkf_plan_drop_obj(struct mkf_plan *plan);
+/* Release a parsed view (from mkf_plan_take_obj()); NULL is fine. */
+void mkf_plan_obj_free(struct mkf_obj *obj);
 
 /* Whether applying this entry changes the object. */
 bool mkf_entry_changes(const struct mkf_plan_entry *e);

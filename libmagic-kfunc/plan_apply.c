@@ -173,7 +173,7 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	struct mkf_elf_edits edits = {};
 	struct mkf_scn_edits scns = {};
 	struct mkf_sym_edit *syms = NULL;
-	struct mkf_obj obj;
+	struct mkf_obj *obj = NULL;
 	const void *raw;
 	__u32 raw_sz;
 	int err;
@@ -185,10 +185,19 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	}
 	*new_buf = NULL;
 	*new_sz = 0;
-	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
-	if (err)
-		return err;
-	if (!plan_matches(plan, &obj)) {
+	/* The view the plan was computed on, else a new one. */
+	obj = mkf_plan_take_obj(plan, obj_buf, obj_buf_sz);
+	if (!obj) {
+		obj = calloc(1, sizeof(*obj));
+		if (!obj)
+			return -ENOMEM;
+		err = mkf_obj_read(obj, obj_buf, obj_buf_sz);
+		if (err) {
+			free(obj);
+			return err;
+		}
+	}
+	if (!plan_matches(plan, obj)) {
 		pr_err("the plan was computed for a different object\n");
 		err = -EINVAL;
 		goto out;
@@ -210,13 +219,13 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 		err = -ENOMEM;
 		goto out;
 	}
-	err = plan_edits(&obj, plan, syms, &edits.sym_cnt);
+	err = plan_edits(obj, plan, syms, &edits.sym_cnt);
 	if (err)
 		goto out;
-	err = call_edits(&obj, plan, &scns);
+	err = call_edits(obj, plan, &scns);
 	if (err)
 		goto out;
-	raw = btf__raw_data(obj.btf, &raw_sz);
+	raw = btf__raw_data(obj->btf, &raw_sz);
 	if (!raw) {
 		err = -ENOMEM;
 		goto out;
@@ -230,7 +239,7 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 out:
 	mkf_scn_edits_free(&scns);
 	free(syms);
-	mkf_obj_release(&obj);
+	mkf_plan_obj_free(obj);
 	return err;
 }
 

@@ -503,7 +503,7 @@ static void run_wcase(const struct wcase *c)
 {
 	struct btf *vm = fx_kernel(c->era);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
-	struct image orig = {}, out = {};
+	struct image orig = {}, out = {}, again = {};
 	struct mkf_plan *plan = NULL;
 	char name[256], why[1024] = "";
 	int err;
@@ -533,9 +533,19 @@ static void run_wcase(const struct wcase *c)
 	snprintf(name, sizeof(name), "%s: libbpf opens it with the same programs, insns, maps",
 		 c->name);
 	t_check(name, same_libbpf_view(&orig, &out, c->set_calls, why, sizeof(why)), "%s", why);
+	/*
+	 * The first rewrite took the plan's own reading of the object; a
+	 * second one reads it again and must write the very same bytes.
+	 */
+	snprintf(name, sizeof(name), "%s: a second rewrite with the plan writes the same bytes",
+		 c->name);
+	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &again.buf, &again.sz, NULL);
+	t_check(name, !err && again.sz == out.sz && !memcmp(again.buf, out.buf, out.sz),
+		"err %d, %zu vs %zu bytes", err, again.sz, out.sz);
 out:
 	free(orig.buf);
 	free(out.buf);
+	free(again.buf);
 	mkf_plan__free(plan);
 	mkf_kernel__free(k);
 	btf__free(vm);
