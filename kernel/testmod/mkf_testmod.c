@@ -134,6 +134,29 @@ __bpf_kfunc u64 mkf_testmod_mismatch_impl(u32 a, void *aux__ign)
 	return a;
 }
 
+/**
+ * mkf_testmod_untagged() - a plain kfunc, flagged magic at run time by @forge
+ * @a: any number
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_untagged(u32 a)
+{
+	return a;
+}
+
+/**
+ * mkf_testmod_untagged_impl() - its full prototype, without bpf_magic tags
+ * @a: any number
+ * @aux__ign: ignored
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_untagged_impl(u32 a, void *aux__ign)
+{
+	return a;
+}
+
 #ifdef MKF_TESTMOD_BAD_ORDER
 /* Misdeclared on purpose: a magic argument must come last. */
 __bpf_kfunc u32 mkf_testmod_bad(struct bpf_prog_aux *aux__magic, u32 a)
@@ -200,10 +223,21 @@ noinline u32 mkf_testmod_bad_impl(u32 a, void *aux__ign)
 #endif
 
 #ifdef MKF_TESTMOD_BAD_BASE
-/* Misdeclared on purpose: vmlinux has a bpf_obj_new_impl function. */
-__bpf_kfunc void *bpf_obj_new(u64 local_type_id__k, struct bpf_prog_aux *aux__magic)
+/* Misdeclared on purpose: vmlinux has a __bpf_obj_drop_impl function. */
+__bpf_kfunc void *__bpf_obj_drop(void *p, struct bpf_prog_aux *aux__magic)
 {
 	return NULL;
+}
+#endif
+
+#ifdef MKF_TESTMOD_BAD_META
+/*
+ * Misdeclared on purpose: only vmlinux's allocator and graph kfuncs get a
+ * struct btf_struct_meta from the verifier.
+ */
+__bpf_kfunc u32 mkf_testmod_bad(u32 a, struct btf_struct_meta *meta__magic)
+{
+	return a;
 }
 #endif
 
@@ -226,14 +260,14 @@ BTF_ID_FLAGS(func, mkf_testmod_legacy_impl)
 #if defined(MKF_TESTMOD_BAD_ORDER) || defined(MKF_TESTMOD_BAD_TYPE) || \
 	defined(MKF_TESTMOD_BAD_NONE) || defined(MKF_TESTMOD_BAD_COUNT) || \
 	defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG) || \
-	defined(MKF_TESTMOD_BAD_UNLISTED)
+	defined(MKF_TESTMOD_BAD_UNLISTED) || defined(MKF_TESTMOD_BAD_META)
 BTF_ID_FLAGS(func, mkf_testmod_bad, KF_MAGIC_ARGS)
 #endif
 #if defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG)
 BTF_ID_FLAGS(func, mkf_testmod_bad_impl)
 #endif
 #ifdef MKF_TESTMOD_BAD_BASE
-BTF_ID_FLAGS(func, bpf_obj_new, KF_MAGIC_ARGS)
+BTF_ID_FLAGS(func, __bpf_obj_drop, KF_MAGIC_ARGS)
 #endif
 #ifdef MKF_TESTMOD_BAD_PLAIN
 BTF_ID_FLAGS(func, mkf_testmod_bad)
@@ -254,11 +288,14 @@ BTF_KFUNCS_START(mkf_testmod_forge_ids)
 BTF_ID_FLAGS(func, mkf_testmod_plain)
 BTF_ID_FLAGS(func, mkf_testmod_mismatch)
 BTF_ID_FLAGS(func, mkf_testmod_mismatch_impl)
+BTF_ID_FLAGS(func, mkf_testmod_untagged)
+BTF_ID_FLAGS(func, mkf_testmod_untagged_impl)
 BTF_KFUNCS_END(mkf_testmod_forge_ids)
 
 BTF_ID_LIST(mkf_testmod_forge_funcs)
 BTF_ID(func, mkf_testmod_plain)
 BTF_ID(func, mkf_testmod_mismatch)
+BTF_ID(func, mkf_testmod_untagged)
 
 static bool forge;
 module_param(forge, bool, 0444);
@@ -300,6 +337,7 @@ static int __init mkf_testmod_init(void)
 	if (!err && forge) {
 		mkf_testmod_forge_one("mkf_testmod_plain", mkf_testmod_forge_funcs[0]);
 		mkf_testmod_forge_one("mkf_testmod_mismatch", mkf_testmod_forge_funcs[1]);
+		mkf_testmod_forge_one("mkf_testmod_untagged", mkf_testmod_forge_funcs[2]);
 	}
 	return err;
 }
