@@ -16,13 +16,16 @@ bench_kfunc_cost_LDFLAGS = $(GUEST_STATIC)
 bench_kfunc_cost_LDADD = $(GUEST_LIBS)
 endif
 
-# "make bench": every part, then one table (bench/run); P1's programs
+# "make bench": every part, then one table (bench/run), written to
+# docs/performance.md in the source tree (or BENCH_DOC); P1's programs
 # and object come from bench/local.mk.
 EXTRA_DIST += bench/run bench/build-cost docs/performance.md
 if VM_TESTS
 bench: bench/kfunc-cost bench/kfunc_cost.bpf.o bench/rewrite-cost$(EXEEXT) \
 		bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel tests/bpf/wq_old.bpf.o
-	$(AM_V_at)QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \
+	$(AM_V_at)doc='$(BENCH_DOC)'; test -n "$$doc" || doc='$(srcdir)/docs/performance.md'; \
+	QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \
+	BENCH_DOC="$$doc" BENCH_COMMAND='make bench' \
 	$(SHELL) $(srcdir)/bench/run '$(abs_top_srcdir)' '$(abs_top_builddir)' \
 		"$$(cut -f2 bench/rewrite-kernel)"
 else
