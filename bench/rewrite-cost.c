@@ -17,7 +17,10 @@
  *           (mkf_kernel__load() parses the BTF with libbpf itself, so
  *           cold / parse cannot go below 1);
  *   warm    WARM times plan + rewrite of the object against one kernel
- *           description, per object.
+ *           description, per object;
+ *   objbtf  WARM times btf__new() + btf__free() of the object's own .BTF,
+ *           per object: what reading the object through libbpf costs at
+ *           the least, for comparison with warm.
  *
  * Then the peak memory: RUNS times, alternating, a fresh process (this
  * program again, "--peak-rss SIDE BTF OBJ") does only btf__parse(BTF),
@@ -45,6 +48,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <gelf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -68,6 +72,7 @@ enum sample {
 	S_WARM,			/* warm, per object */
 	S_WARM_PLAN,		/* its mkf_plan__compute */
 	S_WARM_REWRITE,		/* its mkf_object__rewrite */
+	S_OBJ_BTF,		/* btf__new + btf__free of the object's .BTF */
 	S_RSS_BASE,		/* kB: VmRSS of a fresh process before any work */
 	S_RSS_PARSE,		/* kB: VmHWM after btf__parse */
 	S_RSS_DESCRIBE,		/* kB: VmHWM after mkf_kernel__load */
@@ -79,6 +84,7 @@ enum ratio {
 	R_COLD,
 	R_ADDED,
 	R_WARM,
+	R_OBJ_BTF,		/* object .BTF parse / kernel parse */
 	R_RSS,			/* peak RSS describe / parse */
 	R_RSS_ADDED,		/* the same above the process's own start */
 	R_CNT,
@@ -92,6 +98,9 @@ struct bench {
 	/* The rewrite every run must reproduce. */
 	void *ref;
 	size_t ref_sz;
+	/* The object's .BTF section (a copy). */
+	void *obj_btf;
+	size_t obj_btf_sz;
 	size_t entry_cnt;
 	size_t change_cnt;
 	unsigned long warm;
@@ -340,6 +349,58 @@ static void run_warm(struct bench *b, const struct mkf_kernel *k, unsigned long 
 	b->samples[S_WARM][r] = total / b->warm;
 	b->samples[S_WARM_PLAN][r] = plan_t / b->warm;
 	b->samples[S_WARM_REWRITE][r] = rewrite_t / b->warm;
+}
+
+/* The object's .BTF section, copied out with libelf. */
+static void read_obj_btf(struct bench *b)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		die("libelf: %s\n", elf_errmsg(-1));
+	elf = elf_memory(b->obj, b->obj_sz);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		die("%s: not an ELF object\n", b->obj_path);
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".BTF"))
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf)
+			break;
+		b->obj_btf = malloc(d->d_size);
+		if (!b->obj_btf)
+			die("out of memory\n");
+		memcpy(b->obj_btf, d->d_buf, d->d_size);
+		b->obj_btf_sz = d->d_size;
+		break;
+	}
+	elf_end(elf);
+	if (!b->obj_btf)
+		die("%s: no .BTF\n", b->obj_path);
+}
+
+static void run_obj_btf(struct bench *b, unsigned long r)
+{
+	double t0 = now_ms();
+	struct btf *btf;
+	unsigned long i;
+
+	for (i = 0; i < b->warm; i++) {
+		btf = btf__new(b->obj_btf, b->obj_btf_sz);
+		if (!btf)
+			die("%s: btf__new of its .BTF: %s\n", b->obj_path, strerror(errno));
+		btf__free(btf);
+	}
+	b->samples[S_OBJ_BTF][r] = (now_ms() - t0) / b->warm;
 }
 
 /* ---------------------------------------------------------------- */
@@ -592,6 +653,9 @@ static void report(struct bench *b)
 	print_row(warm_row, b->samples[S_WARM], n);
 	print_row("  mkf_plan__compute", b->samples[S_WARM_PLAN], n);
 	print_row("  mkf_object__rewrite", b->samples[S_WARM_REWRITE], n);
+	snprintf(warm_row, sizeof(warm_row), "objbtf: btf__new of the object's .BTF (x%lu)",
+		 b->warm);
+	print_row(warm_row, b->samples[S_OBJ_BTF], n);
 
 	printf("\nratios to the same round's parse (median, p10-p90, min-max)\n");
 	printf("  %-26s %9s  %-19s  %-19s  %s\n", "ratio", "median", "p10-p90", "min-max",
@@ -600,6 +664,7 @@ static void report(struct bench *b)
 	print_ratio("added / parse", b->ratios[R_ADDED], n, "<= 0.5x");
 	print_ratio("warm per object / parse", b->ratios[R_WARM], n,
 		    "<= 0.01x (9 KB object), <= 0.1x (877 KB)");
+	print_ratio("object .BTF parse / parse", b->ratios[R_OBJ_BTF], n, "-");
 	printf("\ncold includes the libbpf parse of the same file that mkf_kernel__load\n"
 	       "does itself, so cold / parse is at least 1 by construction; added is\n"
 	       "what the library costs on top of that parse (index + plan + rewrite).\n");
@@ -667,6 +732,7 @@ int main(int argc, char **argv)
 			die("out of memory\n");
 	}
 	b.obj = read_file(b.obj_path, &b.obj_sz);
+	read_obj_btf(&b);
 	mkf_set_print(print_warn);
 	libbpf_set_print(print_warn);
 
@@ -699,7 +765,9 @@ int main(int argc, char **argv)
 			run_cold(&b, slot);
 			run_added(&b, slot);
 			run_warm(&b, warm_kernel, slot);
+			run_obj_btf(&b, slot);
 		} else {
+			run_obj_btf(&b, slot);
 			run_warm(&b, warm_kernel, slot);
 			run_added(&b, slot);
 			run_cold(&b, slot);
@@ -719,6 +787,7 @@ int main(int argc, char **argv)
 		b.ratios[R_COLD][r] = b.samples[S_COLD][r] / parse;
 		b.ratios[R_ADDED][r] = b.samples[S_ADDED][r] / parse;
 		b.ratios[R_WARM][r] = b.samples[S_WARM][r] / parse;
+		b.ratios[R_OBJ_BTF][r] = b.samples[S_OBJ_BTF][r] / parse;
 		b.ratios[R_RSS][r] = b.samples[S_RSS_DESCRIBE][r] / b.samples[S_RSS_PARSE][r];
 		b.ratios[R_RSS_ADDED][r] =
 			(b.samples[S_RSS_DESCRIBE][r] - b.samples[S_RSS_BASE][r]) /
@@ -731,6 +800,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < R_CNT; i++)
 		free(b.ratios[i]);
 	free(b.ref);
+	free(b.obj_btf);
 	free(b.obj);
 	return 0;
 }

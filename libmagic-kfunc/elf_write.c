@@ -214,7 +214,7 @@ int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
 	const struct mkf_elf_edits *ed = edits;
 	struct out_scn *scns = NULL;
 	char *strtab_data = NULL, *img = NULL;
-	Elf64_Off off;
+	Elf64_Off off, end;
 	Elf64_Ehdr eh;
 	bool redirects;
 	int err;
@@ -288,19 +288,24 @@ int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
 	eh.e_phnum = 0;
 	off += shnum * sizeof(Elf64_Shdr);
 
-	img = calloc(1, off);
+	/* Every byte is written once: copied, or zero in a gap. */
+	img = malloc(off);
 	if (!img) {
 		err = -ENOMEM;
 		goto out;
 	}
 	memcpy(img, &eh, sizeof(eh));
+	end = sizeof(eh);
 	redirects = has_redirects(ed);
 	for (i = 0; i < shnum; i++) {
 		Elf64_Shdr *sh = &scns[i].sh;
 		char *at = img + sh->sh_offset;
 
-		if (i && sh->sh_type != SHT_NOBITS && sh->sh_size)
+		if (i && sh->sh_type != SHT_NOBITS && sh->sh_size) {
+			memset(img + end, 0, sh->sh_offset - end);
 			memcpy(at, scns[i].data, sh->sh_size);
+			end = sh->sh_offset + sh->sh_size;
+		}
 		if (i && ed->sym_cnt && i == symtab)
 			err = edit_symtab(at, sh->sh_size, ed, offs);
 		else if (i && redirects && sh->sh_link == symtab &&
@@ -310,6 +315,7 @@ int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
 			goto out;
 		memcpy(img + eh.e_shoff + i * sizeof(Elf64_Shdr), sh, sizeof(*sh));
 	}
+	memset(img + end, 0, eh.e_shoff - end);
 	*out = img;
 	*out_sz = off;
 	img = NULL;
