@@ -733,6 +733,7 @@ int main(int argc, char **argv)
 	}
 	b.obj = read_file(b.obj_path, &b.obj_sz);
 	read_obj_btf(&b);
+	printf("object .BTF: %zu bytes\n", b.obj_btf_sz);
 	mkf_set_print(print_warn);
 	libbpf_set_print(print_warn);
 
