@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-# P2 and P3 of "make bench": the guest program and its BPF object, run on
-# our patched 6.12 by bench/run. Built with the other guest programs, so
+# P2, P3 and P5 of "make bench": the guest programs and their BPF objects,
+# run in guests by bench/run. Built with the other guest programs, so
 # that "make" compiles them and a broken bench shows before it is run.
 
 EXTRA_DIST += bench/kfunc_cost.bpf.c
@@ -14,15 +14,27 @@ bench_kfunc_cost_SOURCES = bench/kfunc-cost.c $(GUEST_COMMON)
 bench_kfunc_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
 bench_kfunc_cost_LDFLAGS = $(GUEST_STATIC)
 bench_kfunc_cost_LDADD = $(GUEST_LIBS)
+
+# P5: open + load of the examples, through the library and plain libbpf.
+noinst_PROGRAMS += bench/load-cost
+bench_load_cost_SOURCES = bench/load-cost.c $(GUEST_COMMON)
+bench_load_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest \
+	-I$(top_srcdir)/libmagic-kfunc
+bench_load_cost_LDFLAGS = $(GUEST_STATIC)
+bench_load_cost_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 endif
 
-# "make bench": every part, then one table (bench/run); P1's programs
+# "make bench": every part, then one table (bench/run), written to
+# docs/performance.md in the source tree (or BENCH_DOC); P1's programs
 # and object come from bench/local.mk.
 EXTRA_DIST += bench/run bench/build-cost docs/performance.md
 if VM_TESTS
 bench: bench/kfunc-cost bench/kfunc_cost.bpf.o bench/rewrite-cost$(EXEEXT) \
-		bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel tests/bpf/wq_old.bpf.o
-	$(AM_V_at)QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \
+		bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel tests/bpf/wq_old.bpf.o \
+		bench/load-cost $(examples_bpf_objects)
+	$(AM_V_at)doc='$(BENCH_DOC)'; test -n "$$doc" || doc='$(srcdir)/docs/performance.md'; \
+	QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \
+	BENCH_DOC="$$doc" BENCH_COMMAND='make bench' \
 	$(SHELL) $(srcdir)/bench/run '$(abs_top_srcdir)' '$(abs_top_builddir)' \
 		"$$(cut -f2 bench/rewrite-kernel)"
 else

@@ -16,8 +16,9 @@
 #include <linux/bpf.h>
 #define MKF_DEFINE_UAPI_TYPES
 #define __mkf_kfunc __ksym	/* strong: only the patched 6.12 runs it */
+/* The _impl twin as the patched 6.12 declares it: stock 6.12's prototype. */
+#define MKF_COMPAT_IMPL
 #include <magic-kfunc/bpf_wq.h>
-#define WQ_IMPL_STRUCT_AUX
 #define WQ_MAPS
 #include "../tests/bpf/bpf_test.h"
 

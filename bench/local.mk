@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 # P1 of "make bench": the host-side cost of describing a kernel, planning
 # and rewriting an object, as ratios to one libbpf btf__parse() of the
-# same BTF. "make bench-rewrite" builds and runs it against the newest
-# cached 7.x kernel (it fails loudly when none is cached); nothing of
-# "make", "make check" or "make distcheck" builds or runs it. It reports
-# numbers and never judges them.
+# same BTF, and the peak memory of describing the kernel. "make
+# bench-rewrite" builds and runs it against the newest cached 7.x kernel
+# (it fails loudly when none is cached) through bench/run, host only, and
+# writes its document to bench/performance.md in the build tree (or to
+# BENCH_DOC); nothing of "make", "make check" or "make distcheck" builds
+# or runs it. It reports numbers; the document's verdicts compare them
+# with the targets, and no build fails on one.
 #
-#   make bench-rewrite [BENCH_ROUNDS=21] [BENCH_WARM=100]
+#   make bench-rewrite [BENCH_ROUNDS=21] [BENCH_WARM=100] [BENCH_DOC=FILE]
 
 BENCH_ROUNDS = 21
 BENCH_WARM = 100
@@ -25,13 +28,13 @@ bench_rewrite_cost_LDFLAGS = -static
 bench_rewrite_cost_LDADD = libmagic-kfunc/libmagic-kfunc.la $(LIBBPF_LIBS) $(LIBELF_LIBS) \
 	$(ZLIB_LIBS)
 
-EXTRA_DIST += bench/bench-rewrite
+EXTRA_DIST += bench/bench-rewrite bench/write-doc
 
 # The object measured: 64 kfunc externs generated from the kernel's own
 # BTF, with a vmlinux.h dumped from it. All in the build tree.
 bench_rewrite_generated = bench/rewrite-kernel bench/rewrite_kfuncs.vmlinux.h \
 	bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.bpf.o
-CLEANFILES += $(EXTRA_PROGRAMS) $(bench_rewrite_generated)
+CLEANFILES += $(EXTRA_PROGRAMS) $(bench_rewrite_generated) bench/performance.md
 
 # "ID PATH SIZE MTIME" of the kernel: looked up at every run, rewritten
 # only when the choice or the file changes, so that what depends on it
@@ -55,10 +58,14 @@ bench/rewrite_kfuncs.bpf.o: bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.vmli
 	$(AM_V_GEN)$(CLANG) $(BPF_CFLAGS) -fms-extensions -Wno-microsoft-anon-tag \
 		-c bench/rewrite_kfuncs.bpf.c -o $@.tmp && mv $@.tmp $@
 
-bench-rewrite: bench/rewrite-cost$(EXEEXT) bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel
+bench-rewrite: bench/rewrite-cost$(EXEEXT) bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel \
+		tests/bpf/wq_old.bpf.o
 	$(AM_V_at)echo "P1 kernel: $$(cut -f1 bench/rewrite-kernel)"; \
-	bench/rewrite-cost$(EXEEXT) "$$(cut -f2 bench/rewrite-kernel)" \
-		bench/rewrite_kfuncs.bpf.o '$(BENCH_ROUNDS)' '$(BENCH_WARM)'
+	doc='$(BENCH_DOC)'; test -n "$$doc" || doc=bench/performance.md; \
+	BENCH_PARTS=p1 BENCH_ROUNDS='$(BENCH_ROUNDS)' BENCH_WARM='$(BENCH_WARM)' \
+	BENCH_DOC="$$doc" BENCH_COMMAND='make bench-rewrite' \
+	$(SHELL) $(srcdir)/bench/run '$(abs_top_srcdir)' '$(abs_top_builddir)' \
+		"$$(cut -f2 bench/rewrite-kernel)"
 
 bench-rewrite-lookup:
 

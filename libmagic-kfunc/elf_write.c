@@ -1,98 +1,90 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * libelf writes only to file descriptors, so the new image is laid out
- * by libelf into an anonymous memory file and read back. Every section
- * is copied in index order, so section and symbol indexes (and with
- * them sh_link/sh_info, relocations and .BTF.ext) keep their meaning.
+ * The rewritten image is laid out and written here, in memory: libelf
+ * only reads objects (object.c). The layout is the one libelf gives a
+ * copy (the ELF header, then every section in index order at its
+ * alignment, zero-filled between, then the section header table), so
+ * section and symbol indexes (and with them sh_link/sh_info,
+ * relocations and .BTF.ext) keep their meaning. An unchanged section's
+ * bytes are copied as they are; only the string table (names
+ * appended), the .BTF, the sections call_patch.c replaces and the
+ * symbol and relocation entries edited are new.
+ *
+ * Only objects of this machine's byte order and of ELF class 64 are
+ * written: the reader turns down any other .BTF (object.c), and an
+ * object without .BTF has nothing to rewrite.
  */
-#define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
-#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include <gelf.h>
+#include <elf.h>
 
 #include "elf_write.h"
 #include "log.h"
-#include "elf_util.h"
-#include "object.h"
 
-/* Buffers the output sections point at until elf_update() is done. */
-struct owned {
-	void **bufs;
-	size_t cnt;
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+#define HOST_ELFDATA ELFDATA2LSB
+#else
+#define HOST_ELFDATA ELFDATA2MSB
+#endif
+
+/* Where a section's bytes come from, and where they go. */
+struct out_scn {
+	Elf64_Shdr sh;		/* as written: sh_offset and sh_size updated */
+	const void *data;	/* NULL for SHT_NOBITS and empty sections */
 };
 
-static void *own(struct owned *o, size_t sz)
+/* The alignment libelf gives a section's data when it lays one out. */
+static Elf64_Xword scn_align(const Elf64_Shdr *sh)
 {
-	void **bufs = realloc(o->bufs, (o->cnt + 1) * sizeof(*bufs));
-	void *p;
+	Elf64_Xword a = sh->sh_addralign ? sh->sh_addralign : 1;
+	Elf64_Xword type_align = 1;
 
-	if (!bufs)
-		return NULL;
-	o->bufs = bufs;
-	p = calloc(1, sz ? sz : 1);
-	if (p)
-		o->bufs[o->cnt++] = p;
-	return p;
-}
-
-static void own_free(struct owned *o)
-{
-	while (o->cnt)
-		free(o->bufs[--o->cnt]);
-	free(o->bufs);
-}
-
-static int anon_fd(FILE **fallback)
-{
-	int fd = memfd_create("libmagic-kfunc", MFD_CLOEXEC);
-
-	*fallback = NULL;
-	if (fd >= 0)
-		return fd;
-	/* Kernels or sandboxes without memfd: an unlinked temporary file. */
-	*fallback = tmpfile();
-	return *fallback ? fileno(*fallback) : -errno;
-}
-
-static int read_back(int fd, size_t sz, void **out)
-{
-	char *buf = malloc(sz ? sz : 1);
-	size_t done = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	while (done < sz) {
-		ssize_t n = pread(fd, buf + done, sz - done, (off_t)done);
-
-		if (n <= 0) {
-			free(buf);
-			return n < 0 ? -errno : -EIO;
-		}
-		done += (size_t)n;
+	switch (sh->sh_type) {
+	case SHT_SYMTAB:
+	case SHT_DYNSYM:
+	case SHT_REL:
+	case SHT_RELA:
+	case SHT_DYNAMIC:
+		type_align = 8;
+		break;
+	case SHT_HASH:
+	case SHT_GROUP:
+	case SHT_SYMTAB_SHNDX:
+		type_align = 4;
+		break;
 	}
-	*out = buf;
-	return 0;
+	return a > type_align ? a : type_align;
+}
+
+static const char *scn_name(const void *buf, const Elf64_Shdr *shstr, Elf64_Word off)
+{
+	const char *s = (const char *)buf + shstr->sh_offset;
+
+	if (shstr->sh_type == SHT_NOBITS || off >= shstr->sh_size ||
+	    !memchr(s + off, '\0', shstr->sh_size - off))
+		return NULL;
+	return s + off;
 }
 
 /* New string table: the old one plus the edits' names, each appended once. */
-static int build_strtab(Elf_Data *old, const struct mkf_elf_edits *ed, struct owned *o,
-			void **data, size_t *size, size_t *offs)
+static int build_strtab(const void *old, size_t old_sz, const struct mkf_elf_edits *ed,
+			char **data, size_t *size, size_t *offs)
 {
-	size_t i, j, len = old->d_size;
+	size_t i, j, len = old_sz;
 	char *p;
 
 	for (i = 0; i < ed->sym_cnt; i++)
 		len += strlen(ed->syms[i].name) + 1;
-	p = own(o, len);
+	p = malloc(len ? len : 1);
 	if (!p)
 		return -ENOMEM;
-	if (old->d_size) /* d_buf may be NULL for an empty table */
-		memcpy(p, old->d_buf, old->d_size);
-	len = old->d_size;
+	if (old_sz)
+		memcpy(p, old, old_sz);
+	len = old_sz;
 	for (i = 0; i < ed->sym_cnt; i++) {
 		const char *name = ed->syms[i].name;
 
@@ -113,79 +105,46 @@ static int build_strtab(Elf_Data *old, const struct mkf_elf_edits *ed, struct ow
 	return 0;
 }
 
-static Elf_Data *copy_data(Elf_Scn *oscn, Elf_Data *d, struct owned *o, bool private_copy)
-{
-	Elf_Data *od = elf_newdata(oscn);
-
-	if (!od)
-		return NULL;
-	od->d_type = d->d_type;
-	od->d_size = d->d_size;
-	od->d_off = d->d_off;
-	od->d_align = d->d_align;
-	od->d_version = d->d_version;
-	od->d_buf = d->d_buf;
-	if (private_copy && d->d_buf) {
-		od->d_buf = own(o, d->d_size);
-		if (!od->d_buf)
-			return NULL;
-		memcpy(od->d_buf, d->d_buf, d->d_size);
-	}
-	return od;
-}
-
-static int edit_symtab(Elf_Data *od, const struct mkf_elf_edits *ed, const size_t *offs)
+/* Symbols are edited in the output image; it may not align them. */
+static int edit_symtab(char *scn, size_t size, const struct mkf_elf_edits *ed, const size_t *offs)
 {
 	size_t i;
 
 	for (i = 0; i < ed->sym_cnt; i++) {
-		GElf_Sym sym;
+		char *at = scn + ed->syms[i].sym_idx * sizeof(Elf64_Sym);
+		Elf64_Sym sym;
 
-		if (!gelf_getsym(od, (int)ed->syms[i].sym_idx, &sym))
+		if (ed->syms[i].sym_idx >= size / sizeof(Elf64_Sym) || offs[i] > UINT32_MAX)
 			return -EINVAL;
+		memcpy(&sym, at, sizeof(sym));
 		sym.st_name = (Elf64_Word)offs[i];
 		if (ed->syms[i].weaken)
-			sym.st_info = GELF_ST_INFO(STB_WEAK, GELF_ST_TYPE(sym.st_info));
-		if (!gelf_update_sym(od, (int)ed->syms[i].sym_idx, &sym))
-			return -EINVAL;
+			sym.st_info = ELF64_ST_INFO(STB_WEAK, ELF64_ST_TYPE(sym.st_info));
+		memcpy(at, &sym, sizeof(sym));
 	}
 	return 0;
 }
 
-static int edit_relocs(Elf_Data *od, const GElf_Shdr *sh, const struct mkf_elf_edits *ed)
+/* Move every relocation against a redirected symbol to its new one. */
+static void edit_relocs(char *scn, size_t size, bool rela, const struct mkf_elf_edits *ed)
 {
-	size_t k, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0, i;
+	size_t ent = rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel), k, i;
 
-	for (k = 0; k < n; k++) {
+	/* r_info sits at the same offset in both kinds. */
+	for (k = 0; k < size / ent; k++) {
+		char *at = scn + k * ent + offsetof(Elf64_Rel, r_info);
+		Elf64_Xword info;
+
+		memcpy(&info, at, sizeof(info));
 		for (i = 0; i < ed->sym_cnt; i++) {
-			long to = ed->syms[i].redirect_to;
-
-			if (to < 0)
+			if (ed->syms[i].redirect_to < 0 || ELF64_R_SYM(info) != ed->syms[i].sym_idx)
 				continue;
-			if (sh->sh_type == SHT_REL) {
-				GElf_Rel r;
-
-				if (!gelf_getrel(od, (int)k, &r))
-					return -EINVAL;
-				if (GELF_R_SYM(r.r_info) != ed->syms[i].sym_idx)
-					continue;
-				r.r_info = GELF_R_INFO(to, GELF_R_TYPE(r.r_info));
-				if (!gelf_update_rel(od, (int)k, &r))
-					return -EINVAL;
-			} else {
-				GElf_Rela r;
-
-				if (!gelf_getrela(od, (int)k, &r))
-					return -EINVAL;
-				if (GELF_R_SYM(r.r_info) != ed->syms[i].sym_idx)
-					continue;
-				r.r_info = GELF_R_INFO(to, GELF_R_TYPE(r.r_info));
-				if (!gelf_update_rela(od, (int)k, &r))
-					return -EINVAL;
-			}
+			info = ELF64_R_INFO((Elf64_Xword)ed->syms[i].redirect_to,
+					    ELF64_R_TYPE(info));
+			memcpy(at, &info, sizeof(info));
+			break;
 		}
 	}
-	return 0;
 }
 
 static const struct mkf_scn_edit *scn_edit(const struct mkf_elf_edits *ed, size_t shndx)
@@ -208,158 +167,162 @@ static bool has_redirects(const struct mkf_elf_edits *ed)
 	return false;
 }
 
-static int copy_sections(Elf *in, Elf *out, const struct mkf_elf_edits *ed, struct owned *o)
+/* The input's ELF header and section headers, checked to lie inside it. */
+static int read_headers(const void *buf, size_t sz, Elf64_Ehdr *eh, struct out_scn **scns)
 {
-	size_t shnum, symtab = 0, strtab = 0, btf_idx = 0, i, *offs = NULL;
-	void *strtab_data = NULL;
-	size_t strtab_size = 0;
-	GElf_Shdr sh;
-	Elf_Scn *scn;
-	int err = 0;
+	const unsigned char *b = buf;
+	struct out_scn *s;
+	size_t i;
 
-	if (elf_getshdrnum(in, &shnum))
+	if (sz < sizeof(*eh) || memcmp(b, ELFMAG, SELFMAG))
 		return -EINVAL;
-	if (mkf_elf_find_scn(in, ".BTF", &sh))
-		btf_idx = elf_ndxscn(mkf_elf_find_scn(in, ".BTF", &sh));
-	for (scn = NULL; (scn = elf_nextscn(in, scn));) {
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-			symtab = elf_ndxscn(scn);
-			strtab = sh.sh_link;
-			break;
-		}
+	memcpy(eh, buf, sizeof(*eh));
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != HOST_ELFDATA) {
+		pr_err("cannot write an ELF object of class %u, byte order %u: only 64-bit "
+		       "objects of this machine's byte order\n", eh->e_ident[EI_CLASS],
+		       eh->e_ident[EI_DATA]);
+		return -EOPNOTSUPP;
 	}
-	if (ed->sym_cnt && !symtab)
+	/* Extended section numbering: not for BPF objects. */
+	if (!eh->e_shnum || eh->e_shstrndx >= SHN_LORESERVE)
+		return eh->e_shoff || eh->e_shstrndx ? -E2BIG : -EINVAL;
+	if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > sz ||
+	    (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > sz - eh->e_shoff ||
+	    eh->e_shstrndx >= eh->e_shnum)
 		return -EINVAL;
-	if (ed->btf_data && !btf_idx)
-		return -EINVAL;
-	if (ed->sym_cnt) {
-		offs = calloc(ed->sym_cnt, sizeof(*offs));
-		if (!offs)
-			return -ENOMEM;
-		err = build_strtab(elf_getdata(elf_getscn(in, strtab), NULL), ed, o,
-				   &strtab_data, &strtab_size, offs);
-		if (err)
-			goto out;
-	}
-
-	for (i = 1; i < shnum && !err; i++) {
-		Elf_Scn *iscn = elf_getscn(in, i), *oscn = elf_newscn(out);
-		bool is_rel, edit_syms = ed->sym_cnt && i == symtab;
-		Elf_Data *d = NULL, *od;
-
-		if (!iscn || !oscn || !gelf_getshdr(iscn, &sh)) {
-			err = -EINVAL;
-			break;
+	s = calloc(eh->e_shnum, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < eh->e_shnum; i++) {
+		memcpy(&s[i].sh, b + eh->e_shoff + i * sizeof(Elf64_Shdr), sizeof(Elf64_Shdr));
+		if (s[i].sh.sh_type == SHT_NOBITS || !s[i].sh.sh_size || !i)
+			continue;
+		if (s[i].sh.sh_offset > sz || s[i].sh.sh_size > sz - s[i].sh.sh_offset) {
+			free(s);
+			return -EINVAL;
 		}
-		const struct mkf_scn_edit *repl = scn_edit(ed, i);
-
-		is_rel = (sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) &&
-			 sh.sh_link == symtab && has_redirects(ed);
-		while ((d = elf_getdata(iscn, d))) {
-			od = copy_data(oscn, d, o, (edit_syms || is_rel) && !repl);
-			if (!od) {
-				err = -ENOMEM;
-				break;
-			}
-			if (repl) {
-				/* One data block with the new contents; edits apply on top. */
-				od->d_buf = own(o, repl->size);
-				if (!od->d_buf) {
-					err = -ENOMEM;
-					break;
-				}
-				memcpy(od->d_buf, repl->data, repl->size);
-				od->d_size = repl->size;
-				sh.sh_size = repl->size;
-			}
-			if (ed->sym_cnt && i == strtab) {
-				od->d_buf = strtab_data;
-				od->d_size = strtab_size;
-			} else if (ed->btf_data && i == btf_idx) {
-				od->d_buf = (void *)ed->btf_data;
-				od->d_size = ed->btf_size;
-			} else if (edit_syms) {
-				err = edit_symtab(od, ed, offs);
-			} else if (is_rel) {
-				err = edit_relocs(od, &sh, ed);
-			}
-			if (err || repl)
-				break;
-		}
-		if (!err && !gelf_update_shdr(oscn, &sh))
-			err = -EINVAL;
+		s[i].data = b + s[i].sh.sh_offset;
 	}
-out:
-	free(offs);
-	return err;
+	*scns = s;
+	return 0;
 }
 
 int mkf_elf_write(const void *buf, size_t sz, const struct mkf_elf_edits *edits,
-		    void **out, size_t *out_sz)
+		  void **out, size_t *out_sz)
 {
-	struct owned owned = {};
-	Elf *in = NULL, *eout = NULL;
-	FILE *fallback = NULL;
-	void *copy = NULL;
-	GElf_Ehdr ehdr;
-	off_t size;
-	int fd = -1, err;
+	size_t shnum, symtab = 0, strtab = 0, btf_idx = 0, i, *offs = NULL, strtab_sz = 0;
+	const struct mkf_elf_edits *ed = edits;
+	struct out_scn *scns = NULL;
+	char *strtab_data = NULL, *img = NULL;
+	Elf64_Off off, end;
+	Elf64_Ehdr eh;
+	bool redirects;
+	int err;
 
 	*out = NULL;
 	*out_sz = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	/* libelf may convert the image in place: work on a copy. */
-	copy = malloc(sz);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, buf, sz);
-	in = elf_memory(copy, sz);
-	if (!in || !gelf_getehdr(in, &ehdr)) {
+	err = read_headers(buf, sz, &eh, &scns);
+	if (err) {
+		if (err == -EINVAL)
+			pr_err("cannot write the rewritten object: its headers do not fit it\n");
+		return err;
+	}
+	shnum = eh.e_shnum;
+	memset(&scns[0].sh, 0, sizeof(scns[0].sh));
+	for (i = 1; i < shnum; i++) {
+		const char *name = scn_name(buf, &scns[eh.e_shstrndx].sh, scns[i].sh.sh_name);
+
+		if (!symtab && scns[i].sh.sh_type == SHT_SYMTAB) {
+			symtab = i;
+			strtab = scns[i].sh.sh_link;
+		}
+		if (!btf_idx && name && !strcmp(name, ".BTF"))
+			btf_idx = i;
+	}
+	if ((ed->sym_cnt && (!symtab || !strtab || strtab >= shnum ||
+			     scns[strtab].sh.sh_type == SHT_NOBITS)) ||
+	    (ed->btf_data && !btf_idx)) {
 		err = -EINVAL;
 		goto out;
 	}
-	if (ehdr.e_shstrndx >= SHN_LORESERVE) {
-		err = -E2BIG; /* extended section numbering: not for BPF objects */
+	if (ed->sym_cnt) {
+		offs = calloc(ed->sym_cnt, sizeof(*offs));
+		if (!offs) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = build_strtab(scns[strtab].data, scns[strtab].sh.sh_size, ed, &strtab_data,
+				   &strtab_sz, offs);
+		if (err)
+			goto out;
+		scns[strtab].data = strtab_data;
+		scns[strtab].sh.sh_size = strtab_sz;
+	}
+	if (ed->btf_data) {
+		scns[btf_idx].data = ed->btf_data;
+		scns[btf_idx].sh.sh_size = ed->btf_size;
+	}
+	for (i = 1; i < shnum; i++) {
+		const struct mkf_scn_edit *repl = scn_edit(ed, i);
+
+		if (!repl || i == strtab || i == btf_idx)
+			continue;
+		scns[i].data = repl->data;
+		scns[i].sh.sh_size = repl->size;
+	}
+
+	/* Layout: header, sections in index order, section headers. */
+	off = sizeof(Elf64_Ehdr);
+	for (i = 1; i < shnum; i++) {
+		Elf64_Xword a = scn_align(&scns[i].sh);
+
+		off = (off + a - 1) & ~(a - 1);
+		scns[i].sh.sh_offset = off;
+		if (scns[i].sh.sh_type != SHT_NOBITS)
+			off += scns[i].sh.sh_size;
+	}
+	off = (off + 7) & ~(Elf64_Off)7;
+	eh.e_shoff = off;
+	/* A relocatable object has no program headers (nor room for them here). */
+	eh.e_phoff = 0;
+	eh.e_phnum = 0;
+	off += shnum * sizeof(Elf64_Shdr);
+
+	/* Every byte is written once: copied, or zero in a gap. */
+	img = malloc(off);
+	if (!img) {
+		err = -ENOMEM;
 		goto out;
 	}
-	fd = anon_fd(&fallback);
-	if (fd < 0) {
-		err = fd;
-		goto out;
+	memcpy(img, &eh, sizeof(eh));
+	end = sizeof(eh);
+	redirects = has_redirects(ed);
+	for (i = 0; i < shnum; i++) {
+		Elf64_Shdr *sh = &scns[i].sh;
+		char *at = img + sh->sh_offset;
+
+		if (i && sh->sh_type != SHT_NOBITS && sh->sh_size) {
+			memset(img + end, 0, sh->sh_offset - end);
+			memcpy(at, scns[i].data, sh->sh_size);
+			end = sh->sh_offset + sh->sh_size;
+		}
+		if (i && ed->sym_cnt && i == symtab)
+			err = edit_symtab(at, sh->sh_size, ed, offs);
+		else if (i && redirects && sh->sh_link == symtab &&
+			 (sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA))
+			edit_relocs(at, sh->sh_size, sh->sh_type == SHT_RELA, ed);
+		if (err)
+			goto out;
+		memcpy(img + eh.e_shoff + i * sizeof(Elf64_Shdr), sh, sizeof(*sh));
 	}
-	eout = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!eout || !gelf_newehdr(eout, gelf_getclass(in))) {
-		err = -EINVAL;
-		goto out;
-	}
-	err = copy_sections(in, eout, edits, &owned);
-	if (err)
-		goto out;
-	/* e_ident, type, machine, flags, e_shstrndx: as in the input. */
-	if (!gelf_update_ehdr(eout, &ehdr)) {
-		err = -EINVAL;
-		goto out;
-	}
-	size = elf_update(eout, ELF_C_WRITE);
-	if (size < 0) {
-		pr_err("writing the rewritten object failed: %s\n", elf_errmsg(-1));
-		err = -EINVAL;
-		goto out;
-	}
-	err = read_back(fd, (size_t)size, out);
-	if (!err)
-		*out_sz = (size_t)size;
+	memset(img + end, 0, eh.e_shoff - end);
+	*out = img;
+	*out_sz = off;
+	img = NULL;
 out:
-	if (eout)
-		elf_end(eout);
-	if (in)
-		elf_end(in);
-	if (fallback)
-		fclose(fallback);
-	else if (fd >= 0)
-		close(fd);
-	own_free(&owned);
-	free(copy);
+	free(img);
+	free(offs);
+	free(strtab_data);
+	free(scns);
 	return err;
 }

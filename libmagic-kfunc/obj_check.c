@@ -43,15 +43,27 @@ int mkf_obj_check_sections(Elf *elf)
 static int check_rel_targets(Elf *elf, size_t shnum)
 {
 	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 	GElf_Shdr sh;
 
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EINVAL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *td, *rd;
 		Elf_Scn *target;
+		const char *name;
 		GElf_Rel r;
 		int k;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_REL)
+			continue;
+		/*
+		 * libbpf 1.1 skips DWARF sections and their relocations
+		 * (ignore_elf_section()) before reading them; in an object
+		 * built with -g they are most of its relocations.
+		 */
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strncmp(name, ".rel.debug_", 11))
 			continue;
 		target = sh.sh_info && sh.sh_info < shnum ? elf_getscn(elf, sh.sh_info) : NULL;
 		td = target ? elf_getdata(target, NULL) : NULL;
