@@ -58,7 +58,13 @@ extern int bpf_stream_vprintk_impl(int stream_id, const char *fmt__str, const vo
  * u64 argument array the way libbpf's BPF_SNPRINTF does (at least one
  * argument, as there: the kernel wants a non-empty array). Returns the
  * kfunc's result: 0, or a negative errno.
+ *
+ * libbpf 1.7's <bpf/bpf_helpers.h> defines a bpf_stream_printk too (the
+ * same 4-argument bpf_stream_vprintk call, without the MKF_COMPAT_IMPL
+ * fallback). Ours replaces it, or any other earlier definition: the
+ * header compiles (no -Wmacro-redefined) and the fallback applies.
  */
+#undef bpf_stream_printk
 #define bpf_stream_printk(stream_id, fmt, args...)			\
 ({									\
 	static const char ___fmt[] = fmt;				\

@@ -62,7 +62,7 @@ static const struct {
 } errnos[] = {
 	{ "0", 0 }, { "EINVAL", EINVAL }, { "ENOENT", ENOENT }, { "EISDIR", EISDIR },
 	{ "EIO", EIO }, { "ESRCH", ESRCH }, { "ENOMEM", ENOMEM }, { "E2BIG", E2BIG },
-	{ "EOPNOTSUPP", EOPNOTSUPP },
+	{ "EOPNOTSUPP", EOPNOTSUPP }, { "ENODATA", ENODATA },
 };
 
 static int errno_of(const char *name)

@@ -12,7 +12,7 @@ endif
 
 compat-matrix: $(noinst_PROGRAMS)
 	$(AM_V_at)MKF_SRCDIR='$(abs_top_srcdir)' MKF_BUILDDIR='$(abs_top_builddir)' \
-		QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' \
+		QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' MKF_LIBBPF_LIBDIR='$(MKF_LIBBPF_LIBDIR)' \
 		$(SHELL) $(srcdir)/tests/matrix/compat-matrix --write '$(srcdir)/docs/compat-matrix.md'
 
 .PHONY: compat-matrix

@@ -96,3 +96,9 @@ void t_quiet_library(void)
 		libbpf_set_print(quiet_print);
 	}
 }
+
+bool t_libbpf_validates_btf(void)
+{
+	return libbpf_major_version() > 1 ||
+	       (libbpf_major_version() == 1 && libbpf_minor_version() >= 2);
+}

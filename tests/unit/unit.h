@@ -24,5 +24,17 @@ bool t_check(const char *name, bool cond, const char *fmt, ...);
 int t_done(void);
 /* Silence the library's messages unless MKF_TEST_VERBOSE is set. */
 void t_quiet_library(void);
+/*
+ * What differs with the libbpf the test runs with (its version at run
+ * time, libbpf_major_version()/libbpf_minor_version()): libbpf 1.2 and
+ * later validate BTF when they parse it (btf__new(): type ids past the
+ * end, string offsets past the strings, a FUNC whose type is not a
+ * FUNC_PROTO), and refuse it with EINVAL before the library looks at it.
+ * Measured: Debian 12's 1.1.2 does not, Debian 13's 1.5.0 and sid's
+ * 1.7.0 do (scripts/check-libbpf), and so does bookworm-backports'
+ * 1.4.6 by its source (btf_validate_type()); 1.2 and 1.3, which Debian
+ * never shipped, are taken to do so too.
+ */
+bool t_libbpf_validates_btf(void);
 
 #endif

@@ -36,7 +36,7 @@ tests_vm_btf_funcs_LDADD = $(LIBBPF_LIBS)
 
 # Static programs for the guests (linked with libbpf.a).
 GUEST_STATIC = -all-static
-GUEST_LIBS = -lbpf -lelf -lz
+GUEST_LIBS = $(MKF_LIBBPF_LDFLAGS) -lbpf -lelf -lz
 GUEST_COMMON = tests/vm/guest/guest.c tests/vm/guest/guest.h
 
 if VM_TESTS
