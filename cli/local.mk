@@ -7,6 +7,7 @@ bin_PROGRAMS += cli/magic-kfunc
 cli_magic_kfunc_SOURCES = \
 	cli/main.c cli/cli.h \
 	cli/explain.c cli/rewrite.c cli/list.c cli/matrix.c cli/doctor.c cli/vm.c \
+	cli/kernels.c cli/libexec.c cli/libexec.h \
 	cli/report.c cli/report.h \
 	cli/kernel.c cli/kernel.h \
 	cli/decl.c cli/decl.h \
