@@ -32,14 +32,26 @@
 
 static bool verbose;
 
-/* Every message of libbpf and the library during one cell. */
-static FILE *msg;
+/*
+ * The messages of libbpf and the library during one cell: warnings and
+ * information in msg (the reason is looked for there), and with -v
+ * every message, debug too, in all (sent as the log).
+ */
+static FILE *msg, *all;
 
 static int capture(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!msg || (level == LIBBPF_DEBUG && !verbose))
-		return 0;
-	return vfprintf(msg, fmt, ap);
+	va_list copy;
+	int n = 0;
+
+	if (all) {
+		va_copy(copy, ap);
+		n = vfprintf(all, fmt, copy);
+		va_end(copy);
+	}
+	if (msg && level != LIBBPF_DEBUG)
+		n = vfprintf(msg, fmt, ap);
+	return n;
 }
 
 /* The line is verifier bookkeeping, not the reason. */
@@ -67,7 +79,7 @@ static void decisive(const char *text, char *out, size_t out_sz)
 {
 	const char *begin = strstr(text, "-- BEGIN PROG LOAD LOG --");
 	char *copy = strdup(text), *line, *save = NULL;
-	const char *best = NULL;
+	const char *best = NULL, *before = NULL;
 	bool in_log = false;
 
 	snprintf(out, out_sz, "%s", "no message");
@@ -81,8 +93,10 @@ static void decisive(const char *text, char *out, size_t out_sz)
 			}
 			if (strstr(line, "-- END PROG LOAD LOG --"))
 				in_log = false;
-			if (in_log && !boring(line))
+			if (in_log && !boring(line)) {
+				before = best;
 				best = line;
+			}
 			continue;
 		}
 		if (strstr(line, "failed to load object") || strstr(line, "failed to load program") ||
@@ -91,7 +105,10 @@ static void decisive(const char *text, char *out, size_t out_sz)
 		if (!best || strstr(best, "failed to load BPF skeleton"))
 			best = line;
 	}
-	if (best) {
+	if (best && before && best[0] == 'R' && strstr(best, " value is outside of the allowed")) {
+		/* A bounds check's second line: the first one names the access. */
+		snprintf(out, out_sz, "%s (%s)", before, best);
+	} else if (best) {
 		if (!strncmp(best, "libbpf: ", 8))
 			best += 8;
 		snprintf(out, out_sz, "%s", best);
@@ -147,14 +164,16 @@ static struct bpf_object *open_obj(const char *path, bool library, char *err, si
 /* One cell: PROG of the object at PATH, loaded alone. */
 static void cell(int idx, const char *path, const char *prog_name, bool library)
 {
-	char *text = NULL, reason[1024] = "", note[256] = "", err[512];
-	size_t text_sz = 0;
+	char *text = NULL, *log = NULL, reason[1024] = "", note[256] = "", err[512];
+	size_t text_sz = 0, log_sz = 0;
 	const char *status = "failed";
 	long long retval = 0;
 	struct bpf_object *obj;
 	struct bpf_program *p, *prog = NULL;
 
 	msg = open_memstream(&text, &text_sz);
+	if (verbose)
+		all = open_memstream(&log, &log_sz);
 	obj = open_obj(path, library, err, sizeof(err));
 	if (!obj) {
 		int e = errno;
@@ -219,18 +238,23 @@ out:
 		fclose(msg);
 		msg = NULL;
 	}
+	if (all) {
+		fclose(all);
+		all = NULL;
+	}
 	printf("@cell %d %s %s %s %lld\n", idx, prog_name, library ? "mkf" : "libbpf", status,
 	       retval);
 	if (reason[0])
 		printf("@reason %s\n", reason);
 	if (note[0])
 		printf("@note %s\n", note);
-	if (verbose && text)
-		put_lines("@log", text);
+	if (log)
+		put_lines("@log", log);
 	printf("@end\n");
 	fflush(stdout);
 	bpf_object__close(obj);
 	free(text);
+	free(log);
 }
 
 int main(int argc, char **argv)
