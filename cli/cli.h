@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * magic-kfunc command line tool: state shared by the option parser
- * (main.c) and the commands (explain.c, rewrite.c, list.c, matrix.c).
+ * (main.c) and the commands (explain.c, rewrite.c, list.c, matrix.c,
+ * doctor.c, vm.c).
  */
 #ifndef MKF_CLI_H
 #define MKF_CLI_H
@@ -18,6 +19,7 @@ enum {
 	EXIT_ERROR = 1,		/* I/O, unreadable object or kernel BTF */
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_UNRESOLVED = 3,	/* a strong kfunc extern fits nothing */
+	EXIT_CELLS_FAILED = 4,	/* vm: a cell expected to load did not */
 };
 
 struct cli {
@@ -41,6 +43,14 @@ struct cli {
 
 	/* explain, rewrite, matrix: strong externs that fit nothing become weak. */
 	bool weaken_unresolved;
+
+	/* vm */
+	int jobs;		/* parallel boots; 0: one per CPU */
+	int timeout;		/* seconds per boot; 0: the default */
+	const char **vm_kernel;	/* --kernel ID|IMAGE */
+	size_t vm_kernel_cnt;
+	const char *mode;	/* mkf, libbpf, both */
+	bool markdown;
 
 	/* Arguments after the command word. */
 	char **argv;
@@ -68,5 +78,7 @@ int cmd_rewrite(struct cli *cli);
 int cmd_list(struct cli *cli);
 int cmd_matrix(struct cli *cli);
 int cmd_doctor(struct cli *cli);
+int cmd_vm(struct cli *cli);
+int cmd_kernels(struct cli *cli);
 
 #endif

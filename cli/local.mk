@@ -6,7 +6,8 @@ bin_PROGRAMS += cli/magic-kfunc
 
 cli_magic_kfunc_SOURCES = \
 	cli/main.c cli/cli.h \
-	cli/explain.c cli/rewrite.c cli/list.c cli/matrix.c cli/doctor.c \
+	cli/explain.c cli/rewrite.c cli/list.c cli/matrix.c cli/doctor.c cli/vm.c \
+	cli/kernels.c cli/libexec.c cli/libexec.h \
 	cli/report.c cli/report.h \
 	cli/kernel.c cli/kernel.h \
 	cli/decl.c cli/decl.h \
@@ -16,7 +17,9 @@ cli_magic_kfunc_SOURCES = \
 	cli/table.c cli/table.h
 nodist_cli_magic_kfunc_SOURCES = cli/magic-kfunc.help.h
 cli_magic_kfunc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \
-	$(LIBBPF_CFLAGS) $(LIBELF_CFLAGS)
+	$(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \
+	-DMKF_BINDIR='"$(bindir)"' -DMKF_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
+	-DMKF_PKGDATADIR='"$(pkgdatadir)"'
 cli_magic_kfunc_LDADD = libmagic-kfunc/libmagic-kfunc.la \
 	$(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS)
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * magic-kfunc [OPTIONS] { explain | rewrite | list | matrix | help } ...
+ * magic-kfunc [OPTIONS] { explain | rewrite | list | matrix | doctor | vm |
+ *                         kernels | help } ...
  *
  * Option parsing and dispatch, in bpftool's grammar: commands may be
  * abbreviated to an unambiguous prefix, options may come before or
@@ -32,6 +33,11 @@ enum {
 	OPT_IN_PLACE,
 	OPT_ALLOW_UNRESOLVED,
 	OPT_WEAKEN_UNRESOLVED,
+	OPT_JOBS,
+	OPT_TIMEOUT,
+	OPT_KERNEL,
+	OPT_MODE,
+	OPT_MARKDOWN,
 };
 
 /* Keep in step with the man page's OPTIONS (tests/cli checks). */
@@ -48,6 +54,11 @@ static const struct option long_options[] = {
 	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 	{ "allow-unresolved", no_argument, NULL, OPT_ALLOW_UNRESOLVED },
 	{ "weaken-unresolved", no_argument, NULL, OPT_WEAKEN_UNRESOLVED },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
 	{ NULL, 0, NULL, 0 },
 };
 /*
@@ -58,7 +69,8 @@ static const struct option long_options[] = {
  */
 static const char short_options[] = "-:jpdVho:";
 
-enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_DOCTOR, CMD_HELP };
+enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_DOCTOR, CMD_VM, CMD_KERNELS,
+	      CMD_HELP };
 
 /* In enum order: cmds[id].name is the command's name. */
 static const struct cmd {
@@ -70,6 +82,8 @@ static const struct cmd {
 	{ "list", CMD_LIST },
 	{ "matrix", CMD_MATRIX },
 	{ "doctor", CMD_DOCTOR },
+	{ "vm", CMD_VM },
+	{ "kernels", CMD_KERNELS },
 	{ "help", CMD_HELP },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -166,6 +180,14 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 				       "matrix", name);
 	if (id != CMD_MATRIX && cli->kernel_dir_cnt)
 		return cli_usage_error(cli, "%s: --kernel-dir is for matrix", name);
+	if (id != CMD_VM && (cli->jobs || cli->timeout || cli->vm_kernel_cnt || cli->mode ||
+			     cli->markdown))
+		return cli_usage_error(cli, "%s: --jobs, --timeout, --kernel, --mode and --markdown "
+				       "are for vm", name);
+	if ((id == CMD_VM || id == CMD_KERNELS) &&
+	    (cli->btf_cnt || cli->module_btf_cnt || cli->weaken_unresolved))
+		return cli_usage_error(cli, "%s: --btf, --module-btf and --weaken-unresolved do not "
+				       "apply (the kernels are booted)", name);
 	if (single_kernel && cli->btf_cnt > 1)
 		return cli_usage_error(cli, "%s: one --btf only (several are for matrix)", name);
 	switch (id) {
@@ -192,10 +214,31 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 		if (cli->module_btf_cnt)
 			return cli_usage_error(cli, "matrix: --module-btf is not supported");
 		break;
+	case CMD_VM:
+		if (cli->argc < 1)
+			return cli_usage_error(cli, "vm: which objects? vm [--kernel ID|IMAGE]... OBJ...");
+		if (cli->markdown && cli->json)
+			return cli_usage_error(cli, "vm: --markdown or --json, not both");
+		break;
 	case CMD_DOCTOR:
+	case CMD_KERNELS:
 	case CMD_HELP:
 		break;
 	}
+	return 0;
+}
+
+/* A positive number of at most max, for --jobs and --timeout. */
+static int parse_count(struct cli *cli, const char *opt, const char *arg, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > max)
+		return cli_usage_error(cli, "%s wants a number from 1 to %d, not '%s'", opt, max, arg);
+	*out = (int)v;
 	return 0;
 }
 
@@ -228,6 +271,19 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 		case OPT_IN_PLACE: cli->in_place = true; break;
 		case OPT_ALLOW_UNRESOLVED: cli->allow_unresolved = true; break;
 		case OPT_WEAKEN_UNRESOLVED: cli->weaken_unresolved = true; break;
+		case OPT_JOBS:
+			if (parse_count(cli, "--jobs", optarg, 64, &cli->jobs))
+				ret = EXIT_USAGE;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_count(cli, "--timeout", optarg, 86400, &cli->timeout))
+				ret = EXIT_USAGE;
+			break;
+		case OPT_KERNEL:
+			enomem |= push(&cli->vm_kernel, &cli->vm_kernel_cnt, optarg) != 0;
+			break;
+		case OPT_MODE: cli->mode = optarg; break;
+		case OPT_MARKDOWN: cli->markdown = true; break;
 		case ':':
 			/* Keep parsing: a later -j still decides the error's form. */
 			ret = cli_usage_error(cli, "option '%s' needs an argument", argv[optind - 1]);
@@ -337,6 +393,10 @@ int main(int argc, char **argv)
 			ret = cmd_list(&cli);
 		} else if (id == CMD_DOCTOR) {
 			ret = cmd_doctor(&cli);
+		} else if (id == CMD_VM) {
+			ret = cmd_vm(&cli);
+		} else if (id == CMD_KERNELS) {
+			ret = cmd_kernels(&cli);
 		} else {
 			ret = cmd_matrix(&cli);
 		}
@@ -344,10 +404,12 @@ int main(int argc, char **argv)
 
 	if (cli.json) {
 		/*
-		 * An error replaces the whole document. Exit status 3 alone is
-		 * not an error: explain's report is complete and is printed.
+		 * An error replaces the whole document. Exit status 3 or 4
+		 * alone is not an error: explain's or vm's report is complete
+		 * and is printed.
 		 */
-		bool failed = cli.error || (ret != EXIT_OK && ret != EXIT_UNRESOLVED);
+		bool failed = cli.error || (ret != EXIT_OK && ret != EXIT_UNRESOLVED &&
+					    ret != EXIT_CELLS_FAILED);
 
 		jw_free(cli.jw);
 		fclose(cli.out);
@@ -367,6 +429,7 @@ int main(int argc, char **argv)
 	free(cli.btf);
 	free(cli.module_btf);
 	free(cli.kernel_dir);
+	free(cli.vm_kernel);
 	if (fflush(stdout) || ferror(stdout))
 		return EXIT_ERROR;
 	return ret;

@@ -3,9 +3,9 @@
 # tests/bpf (cli_*, built by "make") and the real Debian kernel BTF of the
 # harness cache. Files only: nothing is loaded into the running kernel.
 
-TESTS += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test
+TESTS += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test tests/cli/vm-test
 # mkf_testmod.c becomes split "module" BTF at test time (cc -g, pahole).
-EXTRA_DIST += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test \
+EXTRA_DIST += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test tests/cli/vm-test \
 	tests/cli/mkf_testmod.c
 
 # The kernels doctor-test examines, one per shape doctor reports.

@@ -2,9 +2,11 @@
 # The QEMU harness: kernel catalogue, initramfs builder, VM runner, the
 # static guest runner and the smoke test.
 
-vm_harness_files = tests/vm/kernels tests/vm/extract-btf tests/vm/mkinitramfs \
-	tests/vm/vm-run tests/vm/init tests/vm/smoke-test tests/vm/harness-vm-test
-EXTRA_DIST += $(vm_harness_files) tests/vm/kernels.list tests/vm/guest/smoke.bpf.c
+# The catalogue, the runner and the initramfs builder are in vm/ (installed
+# for "magic-kfunc vm"); tests/vm/kernels and vm-run call them there.
+vm_harness_files = tests/vm/kernels tests/vm/vm-run tests/vm/smoke-test tests/vm/harness-vm-test \
+	tests/vm/vm-test
+EXTRA_DIST += $(vm_harness_files) tests/vm/guest/smoke.bpf.c tests/vm/guest/vm-cells.bpf.c
 
 # Every test may need the catalogue's kernels (host tests read their
 # BTF): with the VM tests on, fetch them before any test runs. Offline
@@ -57,6 +59,11 @@ tests_vm_guest_mkf_guard_SOURCES = tests/vm/guest/guard.c $(GUEST_COMMON)
 tests_vm_guest_mkf_guard_LDFLAGS = $(GUEST_STATIC)
 tests_vm_guest_mkf_guard_LDADD = $(GUEST_LIBS)
 TESTS += tests/vm/harness-vm-test
+
+# "magic-kfunc vm" with real boots, and from an installed prefix.
+check_DATA += tests/vm/guest/vm-cells.bpf.o
+CLEANFILES += tests/vm/guest/vm-cells.bpf.o
+TESTS += tests/vm/vm-test
 endif
 
 # The demo: every catalogue kernel booted, and what it offers.

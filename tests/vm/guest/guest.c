@@ -40,7 +40,7 @@ void guest_require(const char *prog)
 	    (st.f_type != RAMFS_MAGIC && st.f_type != TMPFS_MAGIC)) {
 		fprintf(stderr,
 			"%s: refusing to run: this is not a magic-kfunc test guest "
-			"(it loads BPF programs; run it through tests/vm/vm-run)\n",
+			"(it loads BPF programs; run it through magic-kfunc vm or tests/vm/vm-run)\n",
 			prog);
 		exit(2);
 	}

@@ -12,7 +12,7 @@
 
 /*
  * Exit with status 2 unless this is a magic-kfunc test guest: the kernel
- * command line carries mkf.guest=1 (only tests/vm/vm-run sets it) and the
+ * command line carries mkf.guest=1 (only vm/vm-run sets it) and the
  * root file system is the initramfs.
  */
 void guest_require(const char *prog);

@@ -1,0 +1,1075 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * vm OBJ...: load every program of the objects on real kernels, each
+ * booted in QEMU, and tabulate program x kernel: loaded, ran (with its
+ * return value), or the verifier's or libbpf's reason.
+ *
+ * The work is done by the scripts installed under pkglibexecdir (vm-run
+ * boots one kernel with an initramfs holding the static guest program
+ * mkf-vm-guest and reports over a second serial port, tagged with a
+ * per-boot nonce; kernels keeps the cache): this file finds them, runs
+ * the boots in parallel and reads the guest's records back
+ * (vm/guest.c describes them). Nothing here calls bpf(2).
+ */
+#define _GNU_SOURCE /* asprintf, strchrnul */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "libexec.h"
+#include "table.h"
+
+/* --- vm: the model ------------------------------------------------------ */
+
+enum cell_status { CELL_NONE, CELL_RAN, CELL_LOADED, CELL_FAILED };
+
+struct cell {
+	enum cell_status status;
+	long long retval;
+	char *reason;		/* failed: the decisive line; none: why no result */
+	char *note;		/* loaded: why it did not run */
+	char *log;		/* with -d: every message */
+	int footnote;
+};
+
+struct prog {
+	char *name;
+	char *sec;
+};
+
+struct object {
+	const char *path;
+	struct prog *progs;
+	size_t prog_cnt;
+	char *error;		/* the guest could not read it */
+};
+
+struct kernel {
+	const char *arg;	/* as given */
+	char *label;
+	char *image;
+	char *release;		/* from the cache, then from the guest */
+	char **modules;
+	size_t module_cnt;
+	char *module_report;	/* "NAME loaded|failed ..." lines from the guest */
+	pid_t pid;
+	double secs;
+	int rc;			/* vm-run's exit status; -1 not run */
+	char *why;		/* no result: why, as vm-run said */
+	char out_path[PATH_MAX + 64];
+	char err_path[PATH_MAX + 64];
+};
+
+struct vm {
+	struct cli *cli;
+	struct vm_paths paths;
+	bool lib, plain;
+	struct object *objs;
+	size_t obj_cnt;
+	struct kernel *kernels;
+	size_t kernel_cnt;
+	struct cell *cells;	/* [cell_base(obj) + prog][mode][kernel] */
+	size_t *base;
+	char tmp[PATH_MAX];
+	int failed_expected;
+};
+
+#define MODES 2	/* 0: through the library, 1: plain libbpf */
+static const char *const mode_name[MODES] = { "mkf", "libbpf" };
+
+static struct cell *cell_at(struct vm *vm, size_t o, size_t p, int m, size_t k)
+{
+	return &vm->cells[((vm->base[o] + p) * MODES + (size_t)m) * vm->kernel_cnt + k];
+}
+
+static bool mode_on(const struct vm *vm, int m)
+{
+	return m == 0 ? vm->lib : vm->plain;
+}
+
+/* Expected to load: the library's cells, or plain libbpf's when alone. */
+static bool expected(const struct vm *vm, int m)
+{
+	return vm->lib ? m == 0 : m == 1;
+}
+
+/* The programs of an object, from its ELF symbols (what libbpf would
+ * find: FUNC symbols in executable sections other than .text). */
+static int read_programs(struct cli *cli, struct object *obj)
+{
+	Elf *elf = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, ret = 0;
+
+	fd = open(obj->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(cli, "%s: %s", obj->path, strerror(errno));
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		ret = cli_error(cli, "%s: not an ELF object", obj->path);
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = data ? sh.sh_size / sh.sh_entsize : 0;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Shdr ps;
+			Elf_Scn *psec;
+			const char *name, *sec;
+			struct prog *v;
+
+			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+				continue;
+			psec = elf_getscn(elf, sym.st_shndx);
+			if (!psec || !gelf_getshdr(psec, &ps) || !(ps.sh_flags & SHF_EXECINSTR))
+				continue;
+			sec = elf_strptr(elf, shstrndx, ps.sh_name);
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!sec || !name || !strcmp(sec, ".text"))
+				continue;
+			v = realloc(obj->progs, (obj->prog_cnt + 1) * sizeof(*v));
+			if (!v) {
+				ret = cli_error(cli, "%s", strerror(ENOMEM));
+				goto out;
+			}
+			obj->progs = v;
+			v[obj->prog_cnt].name = strdup(name);
+			v[obj->prog_cnt].sec = strdup(sec);
+			if (!v[obj->prog_cnt].name || !v[obj->prog_cnt].sec) {
+				free(v[obj->prog_cnt].name);
+				free(v[obj->prog_cnt].sec);
+				ret = cli_error(cli, "%s", strerror(ENOMEM));
+				goto out;
+			}
+			obj->prog_cnt++;
+		}
+	}
+	if (!obj->prog_cnt)
+		ret = cli_error(cli, "%s: no BPF program in the object", obj->path);
+out:
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&buf, &len, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(buf);
+		return strdup("");
+	}
+	return buf;
+}
+
+static char *chomp(char *s)
+{
+	if (s)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A --kernel argument: a file is an image, anything else a catalogue id. */
+static int resolve_kernel(struct vm *vm, struct kernel *k)
+{
+	struct cli *cli = vm->cli;
+	char path[PATH_MAX + 32], *out = NULL, *dir;
+	const char *args[] = { "dir", k->arg, NULL };
+	struct dirent **ents = NULL;
+	int rc, n, i;
+
+	if (strchr(k->arg, '/') || is_file(k->arg, R_OK)) {
+		const char *base = strrchr(k->arg, '/');
+
+		if (!is_file(k->arg, R_OK))
+			return cli_error(cli, "vm: kernel image %s: no such readable file", k->arg);
+		k->image = realpath(k->arg, NULL);
+		k->label = strdup(base ? base + 1 : k->arg);
+		k->release = strdup("-");
+		return k->image && k->label && k->release ? 0 : cli_error(cli, "%s", strerror(ENOMEM));
+	}
+	rc = run_script(&vm->paths, "kernels", args, &out);
+	if (rc) {
+		free(out);
+		return cli_error(cli, "vm: kernel '%s' is neither a file nor a cached kernel "
+				 "(see 'magic-kfunc kernels list')", k->arg);
+	}
+	dir = chomp(out);
+	k->label = strdup(k->arg);
+	if (asprintf(&k->image, "%s/vmlinuz", dir) < 0)
+		k->image = NULL;
+	snprintf(path, sizeof(path), "%s/release", dir);
+	k->release = chomp(read_file(path));
+	if (!k->release)
+		k->release = strdup("-");
+	snprintf(path, sizeof(path), "%s/modules", dir);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		char **m;
+
+		if (len > 3 && !strcmp(ents[i]->d_name + len - 3, ".ko")) {
+			m = realloc(k->modules, (k->module_cnt + 1) * sizeof(*m));
+			if (m) {
+				k->modules = m;
+				if (asprintf(&m[k->module_cnt], "%s/%s", path, ents[i]->d_name) >= 0)
+					k->module_cnt++;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	qsort(k->modules, k->module_cnt, sizeof(*k->modules), cmp_str);
+	free(out);
+	return k->label && k->image && k->release ? 0 : cli_error(cli, "%s", strerror(ENOMEM));
+}
+
+/* Every cached kernel, catalogue and added, when no --kernel is given. */
+static int default_kernels(struct vm *vm, const char ***ids, size_t *cnt, char **keep)
+{
+	const char *args[] = { "entries", NULL };
+	char *line, *save = NULL;
+
+	if (run_script(&vm->paths, "kernels", args, keep))
+		return cli_error(vm->cli, "vm: cannot read the kernel catalogue %s",
+				 vm->paths.catalogue);
+	for (line = strtok_r(*keep, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[5], *s2 = NULL, *w;
+		int n = 0;
+		const char **v;
+
+		for (w = strtok_r(line, " ", &s2); w && n < 5; w = strtok_r(NULL, " ", &s2))
+			f[n++] = w;
+		if (n < 4 || strcmp(f[3], "cached"))
+			continue;
+		v = realloc(*ids, (*cnt + 1) * sizeof(*v));
+		if (!v)
+			return cli_error(vm->cli, "%s", strerror(ENOMEM));
+		*ids = v;
+		v[(*cnt)++] = f[0];
+	}
+	if (!*cnt)
+		return cli_usage_error(vm->cli, "vm: no kernel: give --kernel ID|IMAGE, or fetch "
+				       "the catalogue with 'magic-kfunc kernels fetch'");
+	return 0;
+}
+
+/* --- vm: the boots ------------------------------------------------------ */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -1;
+			break;
+		}
+	if (n < 0)
+		ret = -1;
+	close(in);
+	if (close(out))
+		ret = -1;
+	return ret;
+}
+
+/* The guest's command line: modules first, then the guest program. */
+static char *guest_cmd(const struct vm *vm)
+{
+	char *cmd = NULL, *objs = NULL, *t;
+	size_t o;
+
+	for (o = 0; o < vm->obj_cnt; o++) {
+		if (asprintf(&t, "%s objs/%zu.o", objs ? objs : "", o) < 0) {
+			free(objs);
+			return NULL;
+		}
+		free(objs);
+		objs = t;
+	}
+	if (asprintf(&cmd,
+		     "echo \"@kernel $(uname -r)\"; "
+		     "for m in /mkf/modules/*.ko; do [ -f \"$m\" ] || continue; "
+		     "if insmod \"$m\" 2> /tmp/insmod.err; then echo \"@module ${m##*/} loaded\"; "
+		     "else echo \"@module ${m##*/} failed $(head -n 1 /tmp/insmod.err)\"; fi; done; "
+		     "./mkf-vm-guest %s%s%s",
+		     vm->cli->debug ? "-v " : "", vm->lib && vm->plain ? "both" : vm->lib ? "mkf" : "libbpf",
+		     objs) < 0)
+		cmd = NULL;
+	free(objs);
+	return cmd;
+}
+
+static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int timeout)
+{
+	char tbuf[32], **argv;
+	size_t n = 0, o, m, cap = 12 + 2 * (vm->obj_cnt + k->module_cnt);
+	pid_t pid;
+
+	argv = calloc(cap, sizeof(*argv));
+	if (!argv)
+		return -1;
+	snprintf(tbuf, sizeof(tbuf), "%d", timeout);
+	if (asprintf(&argv[n++], "%s/vm-run", vm->paths.libexec) < 0)
+		return -1;
+	argv[n++] = "--kernel";
+	argv[n++] = k->image;
+	argv[n++] = "--timeout";
+	argv[n++] = tbuf;
+	argv[n++] = "--file";
+	argv[n++] = vm->paths.guest;
+	for (o = 0; o < vm->obj_cnt; o++) {
+		argv[n++] = "--file";
+		if (asprintf(&argv[n++], "%s/%zu.o:objs/%zu.o", vm->tmp, o, o) < 0)
+			return -1;
+	}
+	for (m = 0; m < k->module_cnt; m++) {
+		const char *b = strrchr(k->modules[m], '/');
+
+		argv[n++] = "--file";
+		if (asprintf(&argv[n++], "%s:modules/%s", k->modules[m], b ? b + 1 : k->modules[m]) < 0)
+			return -1;
+	}
+	argv[n++] = "--cmd";
+	argv[n++] = (char *)cmd;
+	argv[n] = NULL;
+
+	pid = fork();
+	if (!pid) {
+		int out = open(k->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int err = open(k->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (out < 0 || err < 0)
+			_exit(126);
+		dup2(out, 1);
+		dup2(err, 2);
+		close(out);
+		close(err);
+		setenv("MKF_KERNELS_LIST", vm->paths.catalogue, 1);
+		unsetenv("MKF_VM_TIMES");
+		execv(argv[0], argv);
+		fprintf(stderr, "vm-run: %s: %s\n", argv[0], strerror(errno));
+		_exit(126);
+	}
+	/* The strings asprintf made; the rest are borrowed. */
+	free(argv[0]);
+	for (o = 0; o < vm->obj_cnt; o++)
+		free(argv[8 + 2 * o]);
+	for (m = 0; m < k->module_cnt; m++)
+		free(argv[8 + 2 * vm->obj_cnt + 2 * m]);
+	free(argv);
+	return pid;
+}
+
+/* Read one boot's records into the cells. */
+static void read_boot(struct vm *vm, size_t ki)
+{
+	struct kernel *k = &vm->kernels[ki];
+	char *out = read_file(k->out_path), *err = read_file(k->err_path), *line, *save = NULL;
+	struct cell *cur = NULL;
+	size_t o, p;
+	int m;
+
+	for (line = out ? strtok_r(out, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "@kernel ", 8)) {
+			free(k->release);
+			k->release = strdup(line + 8);
+		} else if (!strncmp(line, "@module ", 8)) {
+			char *r = NULL;
+
+			if (asprintf(&r, "%s%s\n", k->module_report ? k->module_report : "", line + 8) >= 0) {
+				free(k->module_report);
+				k->module_report = r;
+			}
+		} else if (!strncmp(line, "@object ", 8)) {
+			unsigned long idx = strtoul(line + 8, NULL, 10);
+			char *why = strstr(line, " unreadable ");
+
+			if (idx < vm->obj_cnt && why && !vm->objs[idx].error)
+				vm->objs[idx].error = strdup(why + 12);
+		} else if (!strncmp(line, "@cell ", 6)) {
+			char name[512], mode[16], status[16];
+			unsigned long idx;
+			long long rv;
+
+			cur = NULL;
+			if (sscanf(line + 6, "%lu %511s %15s %15s %lld", &idx, name, mode, status, &rv) != 5 ||
+			    idx >= vm->obj_cnt)
+				continue;
+			m = !strcmp(mode, "mkf") ? 0 : 1;
+			for (p = 0; p < vm->objs[idx].prog_cnt; p++)
+				if (!strcmp(vm->objs[idx].progs[p].name, name))
+					break;
+			if (p == vm->objs[idx].prog_cnt)
+				continue;
+			cur = cell_at(vm, idx, p, m, ki);
+			cur->retval = rv;
+			cur->status = !strcmp(status, "ran") ? CELL_RAN :
+				      !strcmp(status, "loaded") ? CELL_LOADED : CELL_FAILED;
+		} else if (cur && !strncmp(line, "@reason ", 8)) {
+			free(cur->reason);
+			cur->reason = strdup(line + 8);
+		} else if (cur && !strncmp(line, "@note ", 6)) {
+			free(cur->note);
+			cur->note = strdup(line + 6);
+		} else if (cur && !strncmp(line, "@log", 4)) {
+			char *l = NULL;
+
+			if (asprintf(&l, "%s%s\n", cur->log ? cur->log : "", line[4] ? line + 5 : "") >= 0) {
+				free(cur->log);
+				cur->log = l;
+			}
+		} else if (!strcmp(line, "@end")) {
+			cur = NULL;
+		}
+	}
+
+	/* No result: why, in vm-run's words ("vm-run: LABEL: WHY (ACCEL, Ns)"). */
+	if (k->rc == 125 || k->rc == 126 || k->rc < 0) {
+		char *w = NULL, *save2 = NULL;
+
+		for (line = err ? strtok_r(err, "\n", &save2) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save2)) {
+			if (!strncmp(line, "vm-run: ", 8)) {
+				char *s = strchr(line + 8, ':');
+				char *e;
+
+				s = s && s[1] == ' ' ? s + 2 : line + 8;
+				e = strstr(s, " (");
+				if (e && !strncmp(s, "guest exit status", 17))
+					continue;
+				if (e)
+					*e = '\0';
+				w = s;
+				break;
+			}
+		}
+		k->why = strdup(w ? w : "the boot gave no result");
+	} else if (k->rc != 0) {
+		if (asprintf(&k->why, "the guest program exited with %d", k->rc) < 0)
+			k->why = NULL;
+	}
+	for (o = 0; o < vm->obj_cnt; o++)
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++) {
+				struct cell *c = cell_at(vm, o, p, m, ki);
+
+				if (mode_on(vm, m) && c->status == CELL_NONE && !c->reason)
+					c->reason = strdup(k->why ? k->why : "no record from the guest");
+			}
+	free(out);
+	free(err);
+}
+
+static void progress(struct vm *vm, size_t ki, size_t done)
+{
+	struct kernel *k = &vm->kernels[ki];
+	int ran = 0, loaded = 0, failed = 0, none = 0;
+	size_t o, p;
+	int m;
+
+	for (o = 0; o < vm->obj_cnt; o++)
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++) {
+				if (!mode_on(vm, m))
+					continue;
+				switch (cell_at(vm, o, p, m, ki)->status) {
+				case CELL_RAN: ran++; break;
+				case CELL_LOADED: loaded++; break;
+				case CELL_FAILED: failed++; break;
+				default: none++; break;
+				}
+			}
+	if (none)
+		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s: no result: %s (%.1fs)\n", done,
+			vm->kernel_cnt, k->label, k->why ? k->why : "?", k->secs);
+	else
+		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s (%s): %d ran, %d loaded, %d failed "
+			"(%.1fs)\n", done, vm->kernel_cnt, k->label, k->release, ran, loaded, failed,
+			k->secs);
+}
+
+static int run_boots(struct vm *vm, int jobs, int timeout)
+{
+	char *cmd = guest_cmd(vm);
+	size_t next = 0, running = 0, done = 0, i;
+	double *start;
+	bool tty = isatty(2);
+
+	start = calloc(vm->kernel_cnt, sizeof(*start));
+	if (!cmd || !start) {
+		free(cmd);
+		free(start);
+		return cli_error(vm->cli, "%s", strerror(ENOMEM));
+	}
+	while (done < vm->kernel_cnt) {
+		int status;
+		pid_t pid;
+
+		while (running < (size_t)jobs && next < vm->kernel_cnt) {
+			struct kernel *k = &vm->kernels[next];
+
+			snprintf(k->out_path, sizeof(k->out_path), "%s/boot%zu.out", vm->tmp, next);
+			snprintf(k->err_path, sizeof(k->err_path), "%s/boot%zu.err", vm->tmp, next);
+			start[next] = now();
+			k->pid = start_boot(vm, k, cmd, timeout);
+			if (k->pid < 0) {
+				k->rc = -1;
+				k->why = strdup(strerror(errno));
+				read_boot(vm, next);
+				done++;
+			} else {
+				running++;
+			}
+			next++;
+		}
+		if (!running)
+			continue;
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < vm->kernel_cnt; i++) {
+			struct kernel *k = &vm->kernels[i];
+
+			if (k->pid != pid)
+				continue;
+			k->pid = 0;
+			k->secs = now() - start[i];
+			k->rc = WIFEXITED(status) ? WEXITSTATUS(status) : 125;
+			read_boot(vm, i);
+			running--;
+			done++;
+			if (tty)
+				progress(vm, i, done);
+		}
+	}
+	free(cmd);
+	free(start);
+	return 0;
+}
+
+/* --- vm: the reports ---------------------------------------------------- */
+
+static const char *status_name(enum cell_status s)
+{
+	switch (s) {
+	case CELL_RAN: return "ran";
+	case CELL_LOADED: return "loaded";
+	case CELL_FAILED: return "failed";
+	default: return "no-result";
+	}
+}
+
+/* The cell's short form; long reasons go to numbered notes. */
+static void cell_text(const struct vm *vm, const struct cell *c, int m, char *buf, size_t sz)
+{
+	bool exp = expected(vm, m);
+
+	switch (c->status) {
+	case CELL_RAN:
+		snprintf(buf, sz, "ran %lld", c->retval);
+		break;
+	case CELL_LOADED:
+		if (c->note)
+			snprintf(buf, sz, "loaded [%d]", c->footnote);
+		else
+			snprintf(buf, sz, "loaded");
+		break;
+	case CELL_FAILED:
+		snprintf(buf, sz, "%s [%d]", exp ? "FAILED" : "failed", c->footnote);
+		break;
+	default:
+		snprintf(buf, sz, "%s [%d]", exp ? "NO RESULT" : "no result", c->footnote);
+		break;
+	}
+}
+
+static void number_notes(struct vm *vm)
+{
+	int n = 0;
+	size_t o, p, k;
+	int m;
+
+	for (o = 0; o < vm->obj_cnt; o++)
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++)
+				for (k = 0; k < vm->kernel_cnt; k++) {
+					struct cell *c = cell_at(vm, o, p, m, k);
+
+					if (!mode_on(vm, m))
+						continue;
+					if (c->status == CELL_FAILED || c->status == CELL_NONE ||
+					    (c->status == CELL_LOADED && c->note))
+						c->footnote = ++n;
+					if (expected(vm, m) && c->status != CELL_RAN &&
+					    c->status != CELL_LOADED)
+						vm->failed_expected++;
+				}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+static void print_notes(struct vm *vm, FILE *f, bool md)
+{
+	size_t o, p, k;
+	int m;
+
+	for (o = 0; o < vm->obj_cnt; o++)
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++)
+				for (k = 0; k < vm->kernel_cnt; k++) {
+					struct cell *c = cell_at(vm, o, p, m, k);
+					const char *why;
+
+					if (!c->footnote || !mode_on(vm, m))
+						continue;
+					why = c->status == CELL_LOADED ? c->note : c->reason;
+					if (md)
+						fprintf(f, "%d. `%s`, %s, %s: %s%s%s\n", c->footnote,
+							vm->objs[o].progs[p].name, mode_name[m],
+							vm->kernels[k].label,
+							c->status == CELL_NONE ? "no result: " : "`",
+							why ? why : "no message",
+							c->status == CELL_NONE ? "" : "`");
+					else
+						fprintf(f, "[%d] %s, %s, %s: %s%s\n", c->footnote,
+							vm->objs[o].progs[p].name, mode_name[m],
+							vm->kernels[k].label,
+							c->status == CELL_NONE ? "no result: " : "",
+							why ? why : "no message");
+					if (vm->cli->debug && c->log) {
+						const char *s = c->log, *nl;
+
+						if (md)
+							fputs("\n   ```\n", f);
+						while (*s) {
+							nl = strchrnul(s, '\n');
+							fprintf(f, "    %.*s\n", (int)(nl - s), s);
+							s = *nl ? nl + 1 : nl;
+						}
+						if (md)
+							fputs("   ```\n", f);
+					}
+				}
+}
+
+static int report_text(struct vm *vm)
+{
+	FILE *f = vm->cli->out;
+	struct table *t;
+	size_t o, p, k;
+	int m, ncols = 2 + (int)vm->kernel_cnt;
+	const char **row;
+	char (*bufs)[64];
+
+	if (ncols > 16)
+		return cli_usage_error(vm->cli, "vm: at most 14 kernels in a text report (use -j)");
+	row = calloc((size_t)ncols, sizeof(*row));
+	bufs = calloc(vm->kernel_cnt, sizeof(*bufs));
+	t = table_new(4);
+	if (!row || !bufs || !t)
+		goto nomem;
+	fprintf(f, "kernels:\n");
+	for (k = 0; k < vm->kernel_cnt; k++) {
+		struct kernel *kn = &vm->kernels[k];
+		char secs[32];
+		const char *r[4] = { kn->label, kn->release, secs,
+				     kn->why ? kn->why : "booted" };
+
+		snprintf(secs, sizeof(secs), "%.1fs", kn->secs);
+		if (table_add(t, r))
+			goto nomem;
+	}
+	table_print(t, f, "  ");
+	table_free(t);
+	t = NULL;
+	for (k = 0; k < vm->kernel_cnt; k++)
+		if (vm->kernels[k].module_report)
+			fprintf(f, "  %s modules: %s", vm->kernels[k].label, vm->kernels[k].module_report);
+	for (o = 0; o < vm->obj_cnt; o++) {
+		fprintf(f, "\n%s\n", vm->objs[o].path);
+		if (vm->objs[o].error)
+			fprintf(f, "  the guest could not read it: %s\n", vm->objs[o].error);
+		t = table_new(ncols);
+		if (!t)
+			goto nomem;
+		row[0] = "PROGRAM";
+		row[1] = "MODE";
+		for (k = 0; k < vm->kernel_cnt; k++)
+			row[2 + k] = vm->kernels[k].label;
+		if (table_add(t, row))
+			goto nomem;
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++) {
+				if (!mode_on(vm, m))
+					continue;
+				row[0] = vm->objs[o].progs[p].name;
+				row[1] = mode_name[m];
+				for (k = 0; k < vm->kernel_cnt; k++) {
+					cell_text(vm, cell_at(vm, o, p, m, k), m, bufs[k], sizeof(bufs[k]));
+					row[2 + k] = bufs[k];
+				}
+				if (table_add(t, row))
+					goto nomem;
+			}
+		table_print(t, f, "  ");
+		table_free(t);
+		t = NULL;
+	}
+	fputc('\n', f);
+	print_notes(vm, f, false);
+	fprintf(f, "%d cell%s expected to load did not (%s)\n", vm->failed_expected,
+		vm->failed_expected == 1 ? "" : "s",
+		vm->lib ? "expected: every program loads through the library" :
+			  "expected: every program loads with plain libbpf");
+	free(row);
+	free(bufs);
+	return 0;
+nomem:
+	table_free(t);
+	free(row);
+	free(bufs);
+	return cli_error(vm->cli, "%s", strerror(ENOMEM));
+}
+
+static void report_markdown(struct vm *vm)
+{
+	FILE *f = vm->cli->out;
+	char buf[64];
+	size_t o, p, k;
+	int m;
+
+	fprintf(f, "| kernel | release | boot |\n|---|---|---|\n");
+	for (k = 0; k < vm->kernel_cnt; k++)
+		fprintf(f, "| %s | %s | %s (%.1fs) |\n", vm->kernels[k].label, vm->kernels[k].release,
+			vm->kernels[k].why ? vm->kernels[k].why : "booted", vm->kernels[k].secs);
+	for (o = 0; o < vm->obj_cnt; o++) {
+		fprintf(f, "\n## %s\n\n| program | mode |", base_name(vm->objs[o].path));
+		for (k = 0; k < vm->kernel_cnt; k++)
+			fprintf(f, " %s |", vm->kernels[k].label);
+		fprintf(f, "\n|---|---|");
+		for (k = 0; k < vm->kernel_cnt; k++)
+			fprintf(f, "---|");
+		fputc('\n', f);
+		for (p = 0; p < vm->objs[o].prog_cnt; p++)
+			for (m = 0; m < MODES; m++) {
+				if (!mode_on(vm, m))
+					continue;
+				fprintf(f, "| `%s` | %s |", vm->objs[o].progs[p].name,
+					m == 0 ? "libmagic-kfunc" : "plain libbpf");
+				for (k = 0; k < vm->kernel_cnt; k++) {
+					cell_text(vm, cell_at(vm, o, p, m, k), m, buf, sizeof(buf));
+					fprintf(f, " %s |", buf);
+				}
+				fputc('\n', f);
+			}
+	}
+	fputc('\n', f);
+	print_notes(vm, f, true);
+}
+
+static void report_json(struct vm *vm)
+{
+	struct json_writer *jw = vm->cli->jw;
+	size_t o, p, k;
+	int m;
+
+	jw_start_object(jw);
+	jw_name(jw, "kernels");
+	jw_start_array(jw);
+	for (k = 0; k < vm->kernel_cnt; k++) {
+		struct kernel *kn = &vm->kernels[k];
+
+		jw_start_object(jw);
+		jw_string_field(jw, "label", kn->label);
+		jw_string_field(jw, "image", kn->image);
+		jw_string_field(jw, "release", strcmp(kn->release, "-") ? kn->release : NULL);
+		jw_bool_field(jw, "booted", !kn->why);
+		jw_string_field(jw, "why", kn->why);
+		jw_int_field(jw, "milliseconds", (long long)(kn->secs * 1000));
+		jw_name(jw, "modules");
+		jw_start_array(jw);
+		for (o = 0; o < kn->module_cnt; o++)
+			jw_string(jw, base_name(kn->modules[o]));
+		jw_end_array(jw);
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+	jw_name(jw, "objects");
+	jw_start_array(jw);
+	for (o = 0; o < vm->obj_cnt; o++) {
+		jw_start_object(jw);
+		jw_string_field(jw, "object", vm->objs[o].path);
+		jw_name(jw, "programs");
+		jw_start_array(jw);
+		for (p = 0; p < vm->objs[o].prog_cnt; p++) {
+			jw_start_object(jw);
+			jw_string_field(jw, "name", vm->objs[o].progs[p].name);
+			jw_string_field(jw, "section", vm->objs[o].progs[p].sec);
+			jw_name(jw, "cells");
+			jw_start_array(jw);
+			for (k = 0; k < vm->kernel_cnt; k++)
+				for (m = 0; m < MODES; m++) {
+					struct cell *c = cell_at(vm, o, p, m, k);
+
+					if (!mode_on(vm, m))
+						continue;
+					jw_start_object(jw);
+					jw_string_field(jw, "kernel", vm->kernels[k].label);
+					jw_string_field(jw, "mode", mode_name[m]);
+					jw_string_field(jw, "status", status_name(c->status));
+					jw_bool_field(jw, "expected", expected(vm, m));
+					jw_name(jw, "retval");
+					if (c->status == CELL_RAN)
+						jw_int(jw, c->retval);
+					else
+						jw_null(jw);
+					jw_string_field(jw, "reason", c->status == CELL_LOADED ? c->note :
+							c->status == CELL_RAN ? NULL : c->reason);
+					if (vm->cli->debug)
+						jw_string_field(jw, "log", c->log);
+					jw_end_object(jw);
+				}
+			jw_end_array(jw);
+			jw_end_object(jw);
+		}
+		jw_end_array(jw);
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+	jw_int_field(jw, "failed_expected", vm->failed_expected);
+	jw_end_object(jw);
+}
+
+/* --- vm: the command ---------------------------------------------------- */
+
+static void vm_free(struct vm *vm)
+{
+	size_t i, j, n = vm->obj_cnt ? vm->base[vm->obj_cnt] * MODES * vm->kernel_cnt : 0;
+
+	for (i = 0; vm->cells && i < n; i++) {
+		free(vm->cells[i].reason);
+		free(vm->cells[i].note);
+		free(vm->cells[i].log);
+	}
+	free(vm->cells);
+	for (i = 0; i < vm->obj_cnt; i++) {
+		for (j = 0; j < vm->objs[i].prog_cnt; j++) {
+			free(vm->objs[i].progs[j].name);
+			free(vm->objs[i].progs[j].sec);
+		}
+		free(vm->objs[i].progs);
+		free(vm->objs[i].error);
+	}
+	free(vm->objs);
+	for (i = 0; i < vm->kernel_cnt; i++) {
+		struct kernel *k = &vm->kernels[i];
+
+		free(k->label);
+		free(k->image);
+		free(k->release);
+		for (j = 0; j < k->module_cnt; j++)
+			free(k->modules[j]);
+		free(k->modules);
+		free(k->module_report);
+		free(k->why);
+		if (k->out_path[0])
+			unlink(k->out_path);
+		if (k->err_path[0])
+			unlink(k->err_path);
+	}
+	free(vm->kernels);
+	free(vm->base);
+	if (vm->tmp[0]) {
+		char path[PATH_MAX + 32];
+
+		for (i = 0; i < vm->obj_cnt; i++) {
+			snprintf(path, sizeof(path), "%s/%zu.o", vm->tmp, i);
+			unlink(path);
+		}
+		rmdir(vm->tmp);
+	}
+}
+
+int cmd_vm(struct cli *cli)
+{
+	struct vm vm = { .cli = cli };
+	const char **ids = NULL;
+	size_t id_cnt = 0, i;
+	char *entries = NULL;
+	const char *tmpdir = getenv("TMPDIR");
+	int ret, jobs = cli->jobs;
+
+	if (!cli->mode || !strcmp(cli->mode, "both")) {
+		vm.lib = vm.plain = true;
+	} else if (!strcmp(cli->mode, "mkf")) {
+		vm.lib = true;
+	} else if (!strcmp(cli->mode, "libbpf")) {
+		vm.plain = true;
+	} else {
+		return cli_usage_error(cli, "vm: --mode is mkf, libbpf or both, not '%s'", cli->mode);
+	}
+
+	ret = find_paths(cli, &vm.paths);
+	if (ret)
+		return ret;
+	if (!is_file(vm.paths.guest, X_OK)) {
+		ret = cli_error(cli, "vm: the guest program %s is missing (it is built and installed "
+				"with the QEMU parts: configure without --disable-vm-tests)",
+				vm.paths.guest);
+		goto out;
+	}
+
+	/* Objects, and their programs: the rows. */
+	vm.objs = calloc((size_t)cli->argc, sizeof(*vm.objs));
+	vm.base = calloc((size_t)cli->argc + 1, sizeof(*vm.base));
+	if (!vm.objs || !vm.base) {
+		ret = cli_error(cli, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (i = 0; i < (size_t)cli->argc; i++) {
+		vm.objs[i].path = cli->argv[i];
+		vm.obj_cnt++;
+		ret = read_programs(cli, &vm.objs[i]);
+		if (ret)
+			goto out;
+		vm.base[i + 1] = vm.base[i] + vm.objs[i].prog_cnt;
+	}
+
+	/* Kernels: the columns. */
+	if (cli->vm_kernel_cnt) {
+		ids = malloc(cli->vm_kernel_cnt * sizeof(*ids));
+		if (!ids) {
+			ret = cli_error(cli, "%s", strerror(ENOMEM));
+			goto out;
+		}
+		memcpy(ids, cli->vm_kernel, cli->vm_kernel_cnt * sizeof(*ids));
+		id_cnt = cli->vm_kernel_cnt;
+	} else {
+		ret = default_kernels(&vm, &ids, &id_cnt, &entries);
+		if (ret)
+			goto out;
+	}
+	vm.kernels = calloc(id_cnt, sizeof(*vm.kernels));
+	if (!vm.kernels) {
+		ret = cli_error(cli, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (i = 0; i < id_cnt; i++) {
+		vm.kernels[i].arg = ids[i];
+		vm.kernels[i].rc = -1;
+		vm.kernel_cnt++;
+		ret = resolve_kernel(&vm, &vm.kernels[i]);
+		if (ret)
+			goto out;
+	}
+	vm.cells = calloc(vm.base[vm.obj_cnt] * MODES * vm.kernel_cnt, sizeof(*vm.cells));
+	if (!vm.cells) {
+		ret = cli_error(cli, "%s", strerror(ENOMEM));
+		goto out;
+	}
+
+	/* The objects, under names the initramfs takes. */
+	snprintf(vm.tmp, sizeof(vm.tmp), "%s/magic-kfunc-vm.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(vm.tmp)) {
+		vm.tmp[0] = '\0';
+		ret = cli_error(cli, "vm: a temporary directory: %s", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < vm.obj_cnt; i++) {
+		char to[PATH_MAX + 32];
+
+		snprintf(to, sizeof(to), "%s/%zu.o", vm.tmp, i);
+		if (copy_file(vm.objs[i].path, to)) {
+			ret = cli_error(cli, "vm: copy %s: %s", vm.objs[i].path, strerror(errno));
+			goto out;
+		}
+	}
+
+	if (jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = n > 0 ? (int)n : 1;
+	}
+	ret = run_boots(&vm, jobs, cli->timeout > 0 ? cli->timeout : 120);
+	if (ret)
+		goto out;
+	number_notes(&vm);
+	if (cli->jw)
+		report_json(&vm);
+	else if (cli->markdown)
+		report_markdown(&vm);
+	else
+		ret = report_text(&vm);
+	if (!ret && vm.failed_expected)
+		ret = EXIT_CELLS_FAILED;
+out:
+	free(ids);
+	free(entries);
+	vm_free(&vm);
+	return ret;
+}
