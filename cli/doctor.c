@@ -89,11 +89,15 @@ static int check_shapes(const struct mkf_kernel *k, struct findings *f)
 		switch (mkf_kfunc__shape(kf)) {
 		case MKF_KFUNC_UNSPLIT:
 			err = add(f, "unsplit", "warning", name,
-				  "'%s' still takes its implicit argument (struct bpf_prog_aux *) and "
-				  "has no '%s_impl': KF_IMPLICIT_ARGS BTF written by a pahole that "
-				  "cannot split it. Plain libbpf refuses programs that call it "
-				  "(\"func_proto incompatible\"); the library extends their prototype "
-				  "(rule extend)", name, name);
+				  "'%s' still takes its implicit argument and has no '%s_impl': "
+				  "KF_IMPLICIT_ARGS BTF written by a pahole that cannot split it. The "
+				  "verifier takes the full prototype of such a kfunc from the _impl, "
+				  "so it refuses every call to '%s': plain libbpf refuses the object "
+				  "(\"func_proto incompatible\"), or binds the full prototype and the "
+				  "verifier refuses it; the library leaves a weak extern 0 (a legacy "
+				  "_impl kfunc is bound instead where one exists) and a strong one "
+				  "unresolved. Only a kernel whose BTF has kfunc tags (pahole 1.26 or "
+				  "later) can run it", name, name, name);
 			break;
 		case MKF_KFUNC_PROTO_ONLY:
 			err = add(f, "proto-only", "warning", name,

@@ -104,6 +104,29 @@ static const struct mkf_func *pair_base(const struct mkf_func *impl)
 	       ? b : NULL;
 }
 
+/*
+ * Without any kfunc tag (pahole < 1.26), nothing in BTF tells a kfunc from
+ * a kernel function: name the families 7.x gave implicit arguments. In
+ * linux-source-7.2 built with pahole 1.24 (catalogue 7.2-oldpahole) the
+ * unsplit FUNCs of these families are every KF_IMPLICIT_ARGS kfunc
+ * without a legacy _impl, and nothing else; internal functions taking a
+ * struct bpf_prog_aux * (prog_array_map_poke_track,
+ * bpf_dev_bound_kfunc_check, scx_prog_sched, ...) are left out.
+ */
+static bool implicit_family(const char *name)
+{
+	static const char *const prefixes[] = {
+		"scx_bpf_", "__scx_bpf_", "bpf_iter_scx_", "bpf_wq_", "bpf_stream_",
+		"bpf_task_work_", "bpf_list_", "bpf_rbtree_",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 static int cmp_kfunc(const void *a, const void *b)
 {
 	const struct mkf_kfunc *x = a, *y = b;
@@ -145,19 +168,23 @@ static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 
 		if (!f)
 			continue;
-		t = trailing_provided(f, &by_name);
-		if (!t)
-			continue;
 		callable = mkf_func_callable(f);
 		impl = is_impl_name(f->name);
 		/*
 		 * Plenty of kernel functions take a struct bpf_prog_aux *: by
-		 * type alone, only a kfunc tag makes it a kfunc's parameter.
+		 * type alone, only a kfunc tag (or, in BTF without any tag, a
+		 * family name) makes it a kfunc's parameter.
 		 */
+		if (callable && !impl && (f->tagged || implicit_family(f->name)) &&
+		    (t = mkf_func_unsplit(f)) > 0) {
+			err = add(l, &cap, MKF_KFUNC_UNSPLIT, f, NULL, t);
+			continue;
+		}
+		t = trailing_provided(f, &by_name);
+		if (!t)
+			continue;
 		if (callable && by_name)
 			err = add(l, &cap, MKF_KFUNC_LEGACY, f, NULL, t);
-		else if (callable && f->tagged && !impl)
-			err = add(l, &cap, MKF_KFUNC_UNSPLIT, f, NULL, t);
 		else if (!callable && impl)
 			err = add(l, &cap, MKF_KFUNC_PROTO_ONLY, f, NULL, t);
 	}

@@ -19,7 +19,7 @@
 
 bool mkf_entry_changes(const struct mkf_plan_entry *e)
 {
-	if (e->decision == MKF_DECISION_WEAKEN)
+	if (e->decision == MKF_DECISION_WEAKEN || e->hidden_name)
 		return true;
 	if (e->decision != MKF_DECISION_BIND)
 		return false;
@@ -92,6 +92,32 @@ static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
 	free(e->reason);
 	e->reason = r;
 	return 0;
+}
+
+/*
+ * A weak extern that nothing in the kernel fits, under a name libbpf
+ * still finds there: with an incompatible prototype (libbpf 1.1 refuses
+ * the whole object) or one the verifier will not call (libbpf binds it,
+ * and bpf_ksym_exists() is true). Renamed to a name no kernel has,
+ * libbpf resolves it to 0 and the program takes its fallback.
+ */
+static int hide_weak(struct mkf_plan_entry *e)
+{
+	static const char prefix[] = "mkf_hidden_";
+	size_t len = sizeof(prefix) + strlen(e->name);
+
+	if (e->decision != MKF_DECISION_LEAVE_WEAK ||
+	    (e->libbpf != MKF_LIBBPF_INCOMPATIBLE && e->libbpf != MKF_LIBBPF_BINDS_UNCALLABLE))
+		return 0;
+	e->hidden_name = malloc(len);
+	if (!e->hidden_name)
+		return -ENOMEM;
+	snprintf(e->hidden_name, len, "%s%s", prefix, e->name);
+	return append_reason(e, "  hidden: renamed to '%s' in the object, a name no kernel has, so "
+			     "that libbpf resolves the weak extern to 0 instead of %s\n",
+			     e->hidden_name, e->libbpf == MKF_LIBBPF_INCOMPATIBLE
+			     ? "refusing its prototype (libbpf 1.1 fails the whole object)"
+			     : "binding a function the verifier will not call");
 }
 
 /* Two externs bound to one kernel function: keep one, point the rest at it. */
@@ -207,7 +233,8 @@ static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
 	 * (with the whole object) instead of resolving it to 0.
 	 */
 	if (e->decision == MKF_DECISION_UNRESOLVED || e->name_clash ||
-	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE))
+	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE &&
+	     !e->hidden_name))
 		pr_warn("%s: extern '%s' %s", obj_name, e->name, e->reason);
 	else if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK ||
 		 e->decision == MKF_DECISION_WEAKEN)
@@ -262,6 +289,8 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 	for (i = 0; i < obj->extern_cnt; i++) {
 		err = fill_entry(plan, &plan->entries[i], kernel, obj, &obj->externs[i]);
 		plan->entry_cnt++;
+		if (!err)
+			err = hide_weak(&plan->entries[i]);
 		if (err)
 			goto out;
 	}
@@ -344,6 +373,7 @@ void mkf_plan__free(struct mkf_plan *plan)
 	for (i = 0; i < plan->entry_cnt; i++) {
 		free(plan->entries[i].name);
 		free(plan->entries[i].kernel_name);
+		free(plan->entries[i].hidden_name);
 		free(plan->entries[i].module);
 		free(plan->entries[i].reason);
 	}

@@ -20,6 +20,11 @@ struct mkf_plan_entry {
 	enum mkf_decision decision;
 	enum mkf_rule rule;
 	char *kernel_name;		/* NULL unless bound */
+	/*
+	 * A weak extern left alone that libbpf would still find: the name,
+	 * absent from every kernel, it takes so that libbpf resolves it to 0.
+	 */
+	char *hidden_name;
 	char *module;			/* NULL for vmlinux */
 	enum mkf_proto_change change;
 	int delta;

@@ -71,6 +71,12 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 	for (i = 0; i < n && !err; i++) {
 		const struct mkf_plan_entry *e = &plan->entries[i];
 
+		if (e->hidden_name) {
+			protos[i] = (int)obj->externs[i].proto_id;
+			names[i] = btf__add_str(obj->btf, e->hidden_name);
+			err = names[i] < 0 ? names[i] : 0;
+			continue;
+		}
 		if (!mkf_entry_changes(e) || e->merged_into >= 0 || e->decision != MKF_DECISION_BIND)
 			continue;
 		protos[i] = final_proto(obj, plan, e, &obj->externs[i]);
@@ -109,6 +115,13 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 			continue;
 		}
 		err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
+		if (e->hidden_name) {
+			s = &syms[(*sym_cnt)++];
+			s->sym_idx = e->sym_idx;
+			s->name = e->hidden_name;
+			s->redirect_to = -1;
+			continue;
+		}
 		if (e->merged_into < 0 && !strcmp(e->name, e->kernel_name))
 			continue; /* name unchanged: nothing for the symbol table */
 		s = &syms[(*sym_cnt)++];

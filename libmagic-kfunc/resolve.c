@@ -47,7 +47,6 @@ struct ctx {
 	char *b, *bi;			/* B and B_impl */
 	const struct mkf_func *fb, *fi;
 	__u32 set_regs;			/* registers to set before each call */
-	bool by_type_only;		/* extended params provided by type only */
 	struct mkf_sb params;		/* the params appended or dropped */
 };
 
@@ -182,6 +181,65 @@ int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mk
 	return 1;
 }
 
+static const char *param_name(const struct mkf_func *fn, int i)
+{
+	const struct btf_type *proto = btf__type_by_id(fn->btf, fn->proto);
+
+	return btf__name_by_offset(fn->btf, btf_params(proto)[i].name_off) ?: "";
+}
+
+/* The verifier-provided trailing params of an unsplit FN, for messages. */
+static const char *unsplit_params(const struct mkf_func *fn, struct mkf_sb *sb)
+{
+	int n = proto_vlen(fn->btf, fn->proto), i;
+	char desc[192];
+
+	mkf_sb_free(sb);
+	i = n - 1;
+	if (i > 0 && !strcmp(param_name(fn, i), "off"))
+		i--;
+	for (; i > 0; i--)
+		if (mkf_param_info(fn->btf, fn->name, fn->proto, i - 1).kind == MKF_PARAM_NORMAL)
+			break;
+	for (; i < n; i++) {
+		param_desc(fn, i, desc, sizeof(desc));
+		mkf_sb_printf(sb, "%s'%s'", sb->buf ? ", " : "", desc);
+	}
+	return sb->buf ? sb->buf : "params";
+}
+
+int mkf_func_unsplit(const struct mkf_func *fn)
+{
+	int n = proto_vlen(fn->btf, fn->proto), i, provided = 0;
+	size_t len = strlen(fn->name);
+	char impl[512];	/* longer than any kernel symbol (KSYM_NAME_LEN) */
+
+	if (!mkf_func_callable(fn) || (len > 5 && !strcmp(fn->name + len - 5, "_impl")) ||
+	    len + sizeof("_impl") > sizeof(impl))
+		return 0;
+	i = n - 1;
+	/*
+	 * The 7.1 list and rbtree insertions end in "struct btf_struct_meta
+	 * *meta, u64 off": the offset goes with the meta.
+	 */
+	if (i > 0 && !strcmp(param_name(fn, i), "off") &&
+	    mkf_param_info(fn->btf, fn->name, fn->proto, i - 1).by_type) {
+		i--;
+		provided++;
+	}
+	for (; i >= 0; i--) {
+		struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, i);
+
+		if (info.kind == MKF_PARAM_NORMAL)
+			break;
+		if (!info.by_type)
+			return 0;
+		provided++;
+	}
+	snprintf(impl, sizeof(impl), "%s_impl", fn->name);
+	return mkf_kernel_find(fn->kernel, impl) ? 0 : provided;
+}
+
 /* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */
 static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
 {
@@ -201,7 +259,6 @@ static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct 
 		param_desc(fn, i, desc, sizeof(desc));
 		mkf_sb_printf(&c->params, "%s'%s'", i > c->n ? ", " : "", desc);
 	}
-	c->by_type_only = by_type;
 	return CHECK_OK;
 }
 
@@ -279,9 +336,14 @@ static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_
 		return;
 	}
 	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto)) {
-		res->libbpf = mkf_func_callable(fn) ? MKF_LIBBPF_BINDS
-							   : MKF_LIBBPF_BINDS_UNCALLABLE;
-		if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
+		bool unsplit = mkf_func_unsplit(fn);
+
+		res->libbpf = mkf_func_callable(fn) && !unsplit ? MKF_LIBBPF_BINDS
+								: MKF_LIBBPF_BINDS_UNCALLABLE;
+		if (unsplit)
+			mkf_sb_printf(out, "  plain libbpf: binds '%s'; the verifier refuses the call "
+				  "(no '%s_impl' in this kernel's BTF)\n", fn->name, fn->name);
+		else if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
 			mkf_sb_printf(out, "  plain libbpf: binds prototype-only '%s'; the verifier "
 				  "refuses the call\n", fn->name);
 		return;
@@ -320,12 +382,6 @@ static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
 	case MKF_RULE_EXTEND:
 		mkf_sb_printf(r, "callable, its prototype is the program's plus verifier-provided %s; "
 			  "prototype extended", c->params.buf);
-		if (c->by_type_only && !c->fi)
-			mkf_sb_printf(r, ". This kernel has the old-pahole KF_IMPLICIT_ARGS shape: "
-				  "'%s' is public with a trailing 'struct bpf_prog_aux *' and there "
-				  "is no '%s' (its BTF was made by a pahole without KF_IMPLICIT_ARGS "
-				  "support); plain libbpf refuses it as \"func_proto incompatible\"",
-				  fn->name, c->bi);
 		break;
 	case MKF_RULE_SHRINK:
 		mkf_sb_printf(r, "callable; the program passes %d trailing dummy %s, which '%s' "
@@ -430,7 +486,15 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	libbpf_remark(&c, res, &remark);
 
 	/* Rules same, extend, shrink: B. Its parameter count picks the only one that can apply. */
-	if (c.fb && mkf_func_callable(c.fb)) {
+	if (c.fb && mkf_func_unsplit(c.fb)) {
+		where(kernel, c.fb, loc, sizeof(loc));
+		mkf_sb_printf(&why_b, "  - '%s' (%s): the old-pahole KF_IMPLICIT_ARGS shape: its "
+			      "public prototype still ends in its verifier-provided %s and there is "
+			      "no '%s' (BTF made by a pahole without kfunc tags). The verifier of "
+			      "such a kernel takes the full prototype from '%s' and refuses every "
+			      "call to '%s', whatever the program declares\n", c.b, loc,
+			      unsplit_params(c.fb, &c.params), c.bi, c.bi, c.b);
+	} else if (c.fb && mkf_func_callable(c.fb)) {
 		m = proto_vlen(c.fb->btf, c.fb->proto);
 		where(kernel, c.fb, loc, sizeof(loc));
 		mkf_sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);

@@ -55,6 +55,17 @@ int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_exter
  * are known by their type only. why (optional) gets the reason it does
  * not. 1 or 0.
  */
+/*
+ * FN has the shape a 7.x kernel built by a pahole without kfunc tags
+ * gives a KF_IMPLICIT_ARGS kfunc: callable, not an _impl, its trailing
+ * parameters verifier-provided by their type alone (struct bpf_prog_aux *,
+ * struct btf_struct_meta *), and no FN_impl in its BTF. Such a kernel's
+ * verifier takes the full prototype of the kfunc from FN_impl, and
+ * refuses every call to FN: no program can call it there. Returns the
+ * number of those parameters, 0 if FN is not unsplit.
+ */
+int mkf_func_unsplit(const struct mkf_func *fn);
+
 int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mkf_func *fn,
 		      struct mkf_sb *why, int *scalar, bool *by_type);
 

@@ -644,6 +644,54 @@ static void test_name_taken(void)
 	btf__free(vm);
 }
 
+/*
+ * A weak extern that nothing fits, under a name libbpf still finds with
+ * another prototype (the old-pahole kernel's unsplit
+ * bpf_wq_set_callback): the rewrite renames it to a name no kernel has,
+ * prototype untouched, so that libbpf resolves it to 0.
+ */
+static void test_hidden_weak(void)
+{
+	static const char ext[] = "bpf_wq_set_callback", hidden[] = "mkf_hidden_bpf_wq_set_callback";
+	struct btf *vm = fx_kernel(FX_OLD_PAHOLE);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	const struct mkf_plan_entry *e = NULL;
+	struct image img = {}, out = {};
+	struct mkf_plan *plan = NULL;
+	struct elf_view a = {}, b = {};
+	bool opened = false;
+	int err = -1, id;
+
+	if (!read_image("unit_wq_new", &img))
+		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	e = plan ? mkf_plan__find_entry(plan, ext) : NULL;
+	t_check("old pahole: the unsplit kfunc's weak extern is left alone and hidden",
+		e && mkf_plan_entry__decision(e) == MKF_DECISION_LEAVE_WEAK &&
+		!mkf_plan_entry__kernel_name(e) && strstr(mkf_plan_entry__reason(e), hidden) &&
+		mkf_plan__change_cnt(plan) == 1,
+		"%s", e ? mkf_plan_entry__reason(e) : "no plan or entry");
+	if (plan)
+		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
+	if (!err) {
+		bool oa = !view_open(&a, &img), ob = !view_open(&b, &out);
+
+		opened = oa && ob;
+	}
+	id = opened ? func_id(a.btf, ext) : -1;
+	t_check("old pahole: the hidden extern's FUNC and symbol take the new name, same prototype",
+		opened && id > 0 && func_id(b.btf, hidden) == id &&
+		btf__type_by_id(b.btf, id)->type == btf__type_by_id(a.btf, id)->type &&
+		find_und_sym(&b, hidden) == find_und_sym(&a, ext) && find_und_sym(&a, ext) >= 0,
+		"rewrite %d, FUNC [%d]", err, id);
+	view_close(&a);
+	view_close(&b);
+	free(out.buf);
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 /* Nothing to change: the output is the input, byte for byte. */
 static void test_unchanged_is_identical(void)
 {
@@ -753,5 +801,6 @@ int main(void)
 	test_not_bpf();
 	test_unchanged_is_identical();
 	test_call_patch_refusal();
+	test_hidden_weak();
 	return t_done();
 }
