@@ -6,7 +6,7 @@
 
 vm_scripts = vm/kernels vm/vm-run vm/mkinitramfs vm/extract-btf vm/init
 dist_pkglibexec_SCRIPTS = $(vm_scripts)
-dist_pkgdata_DATA = vm/kernels.list
+dist_pkgdata_DATA = vm/kernels.list vm/source-kernel.config
 
 # The guest side of "magic-kfunc vm": static (libbpf.a and the
 # library's archive), so that it runs in a bare initramfs. Built when the

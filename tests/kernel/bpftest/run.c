@@ -58,20 +58,20 @@ static void fail_all(const struct bt_case *c, const char *why)
 	fail_after_load(c, why);
 }
 
-static void check_refused(const struct bt_case *c, int err)
+static void check_refused(const struct bt_case *c, const char *stage, int err)
 {
 	bool bad = false;
 	int i;
 
 	if (!err) {
 		bad = true;
-		guest_fail("%s: load refused: it loaded", c->label);
+		guest_fail("%s: %s refused: it loaded", c->label, stage);
 	} else if (c->err) {
 		bad = err != c->err;
-		guest_check(!bad, "%s: load refused with -%s (want -%s)", c->label,
+		guest_check(!bad, "%s: %s refused with -%s (want -%s)", c->label, stage,
 			    bt_errname(err), bt_errname(c->err));
 	} else {
-		guest_ok("%s: load refused with -%s", c->label, bt_errname(err));
+		guest_ok("%s: %s refused with -%s", c->label, stage, bt_errname(err));
 	}
 
 	for (i = 0; i < BT_MAX_MSGS && c->verifier_msg[i]; i++) {
@@ -268,6 +268,14 @@ void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
 	bt_logs_reset();
 	vlog[0] = '\0';
 	obj = bt_open_object(c);
+	if (!obj && c->expect_fail) {
+		/*
+		 * Refused before any load: the library found nothing in the
+		 * kernel for a strong extern. Its messages say why.
+		 */
+		check_refused(c, "open", errno);
+		return;
+	}
 	if (!obj) {
 		snprintf(why, sizeof(why), "cannot open %s: %s", c->obj, strerror(errno));
 		fail_all(c, why);
@@ -292,7 +300,7 @@ void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
 
 	err = -bpf_object__load(obj);
 	if (c->expect_fail)
-		check_refused(c, err);
+		check_refused(c, "load", err);
 	else
 		check_loaded(c, obj, prog, err, o);
 	if (o->verbose)
