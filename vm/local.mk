@@ -9,9 +9,9 @@ dist_pkglibexec_SCRIPTS = $(vm_scripts)
 dist_pkgdata_DATA = vm/kernels.list vm/source-kernel.config
 
 # The guest side of "magic-kfunc vm": static (libbpf.a and the
-# library's archive), so that it runs in a bare initramfs. Built when the
-# static archives were found, i.e. with the QEMU parts configured.
-if VM_TESTS
+# library's archive), so that it runs in a bare initramfs. Built with the
+# guest tests, or alone with --enable-vm-guest (configure.ac).
+if VM_GUEST
 pkglibexec_PROGRAMS = vm/mkf-vm-guest
 vm_mkf_vm_guest_SOURCES = vm/guest.c $(GUEST_COMMON)
 vm_mkf_vm_guest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \
