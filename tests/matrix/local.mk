@@ -16,3 +16,10 @@ compat-matrix: $(noinst_PROGRAMS)
 		$(SHELL) $(srcdir)/tests/matrix/compat-matrix --write '$(srcdir)/docs/compat-matrix.md'
 
 .PHONY: compat-matrix
+
+# The same matrix with guest loaders linked with each newer libbpf
+# (scripts/build-libbpf), as more columns of docs/compat-matrix.md.
+compat-matrix-libbpf: $(noinst_PROGRAMS)
+	$(AM_V_at)$(SHELL) $(srcdir)/scripts/compat-matrix-libbpf
+
+.PHONY: compat-matrix-libbpf
