@@ -236,6 +236,8 @@ int mkf_func_unsplit(const struct mkf_func *fn)
 			return 0;
 		provided++;
 	}
+	if (!provided)
+		return 0;
 	snprintf(impl, sizeof(impl), "%s_impl", fn->name);
 	return mkf_kernel_find(fn->kernel, impl) ? 0 : provided;
 }
