@@ -462,12 +462,19 @@ struct mkf_plan_opts {
 enum mkf_decision {
 	/* The extern binds to a kernel function (maybe renamed/changed). */
 	MKF_DECISION_BIND = 1,
-	/* Weak extern, nothing fits: left alone, libbpf resolves it to 0. */
+	/*
+	 * Weak extern, nothing fits: left alone, libbpf resolves it to 0.
+	 * Where the kernel has a function of its name that libbpf would
+	 * bind or refuse (another prototype, or one the verifier will not
+	 * call), the rewrite renames the extern to "mkf_hidden_NAME", a
+	 * name no kernel has; the reason says so.
+	 */
 	MKF_DECISION_LEAVE_WEAK,
 	/* Strong extern, nothing fits: left alone, the reason says why. */
 	MKF_DECISION_UNRESOLVED,
 	/* Strong extern, nothing fits, made weak on request
-	 * (weaken_unresolved): libbpf resolves it to 0. */
+	 * (weaken_unresolved): libbpf resolves it to 0 (renamed as
+	 * above where needed). */
 	MKF_DECISION_WEAKEN,
 };
 

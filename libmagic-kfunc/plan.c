@@ -95,8 +95,8 @@ static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
 }
 
 /*
- * A weak extern that nothing in the kernel fits, under a name libbpf
- * still finds there: with an incompatible prototype (libbpf 1.1 refuses
+ * A weak extern (or one weaken_unresolved made weak) that nothing in the
+ * kernel fits, under a name libbpf still finds there: with an incompatible prototype (libbpf 1.1 refuses
  * the whole object) or one the verifier will not call (libbpf binds it,
  * and bpf_ksym_exists() is true). Renamed to a name no kernel has,
  * libbpf resolves it to 0 and the program takes its fallback.
@@ -106,7 +106,7 @@ static int hide_weak(struct mkf_plan_entry *e)
 	static const char prefix[] = "mkf_hidden_";
 	size_t len = sizeof(prefix) + strlen(e->name);
 
-	if (e->decision != MKF_DECISION_LEAVE_WEAK ||
+	if ((e->decision != MKF_DECISION_LEAVE_WEAK && e->decision != MKF_DECISION_WEAKEN) ||
 	    (e->libbpf != MKF_LIBBPF_INCOMPATIBLE && e->libbpf != MKF_LIBBPF_BINDS_UNCALLABLE))
 		return 0;
 	e->hidden_name = malloc(len);
@@ -217,10 +217,9 @@ static int weaken_unresolved(struct mkf_plan *plan)
 		e->decision = MKF_DECISION_WEAKEN;
 		err = append_reason(e, "  weakened (weaken_unresolved): the extern is made weak, so "
 				    "libbpf resolves it to 0 and the program must reach it only "
-				    "behind bpf_ksym_exists()%s\n",
-				    e->libbpf == MKF_LIBBPF_INCOMPATIBLE
-				    ? "; libbpf 1.1 still refuses the object: the kernel has a "
-				      "function of that name with another prototype" : "");
+				    "behind bpf_ksym_exists()\n");
+		if (!err)
+			err = hide_weak(e);
 	}
 	return err;
 }

@@ -106,10 +106,12 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 		if (!mkf_entry_changes(e))
 			continue;
 		if (e->decision == MKF_DECISION_WEAKEN) {
-			/* Only the symbol's binding: libbpf reads weakness from it. */
+			/* The symbol's binding: libbpf reads weakness from it. */
+			if (e->hidden_name)
+				err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
 			s = &syms[(*sym_cnt)++];
 			s->sym_idx = e->sym_idx;
-			s->name = e->name;
+			s->name = e->hidden_name ? e->hidden_name : e->name;
 			s->redirect_to = -1;
 			s->weaken = true;
 			continue;

@@ -650,9 +650,23 @@ static void test_name_taken(void)
  * bpf_wq_set_callback): the rewrite renames it to a name no kernel has,
  * prototype untouched, so that libbpf resolves it to 0.
  */
-static void test_hidden_weak(void)
+static bool sym_is_weak(struct elf_view *v, long idx)
+{
+	Elf_Data *d = elf_getdata(v->symtab, NULL);
+	GElf_Sym sym;
+
+	return idx >= 0 && gelf_getsym(d, (int)idx, &sym) && GELF_ST_BIND(sym.st_info) == STB_WEAK;
+}
+
+/*
+ * OBJECT's extern of the unsplit bpf_wq_set_callback on the old-pahole
+ * kernel: left alone (weak) or weakened (strong, weaken_unresolved), and
+ * hidden either way.
+ */
+static void check_hidden(const char *object, bool weaken, enum mkf_decision want)
 {
 	static const char ext[] = "bpf_wq_set_callback", hidden[] = "mkf_hidden_bpf_wq_set_callback";
+	MKF_OPTS(mkf_plan_opts, po, .weaken_unresolved = weaken);
 	struct btf *vm = fx_kernel(FX_OLD_PAHOLE);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
 	const struct mkf_plan_entry *e = NULL;
@@ -660,15 +674,16 @@ static void test_hidden_weak(void)
 	struct mkf_plan *plan = NULL;
 	struct elf_view a = {}, b = {};
 	bool opened = false;
+	char name[160];
 	int err = -1, id;
 
-	if (!read_image("unit_wq_new", &img))
-		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	if (!read_image(object, &img))
+		plan = mkf_plan__compute(img.buf, img.sz, k, &po);
 	e = plan ? mkf_plan__find_entry(plan, ext) : NULL;
-	t_check("old pahole: the unsplit kfunc's weak extern is left alone and hidden",
-		e && mkf_plan_entry__decision(e) == MKF_DECISION_LEAVE_WEAK &&
-		!mkf_plan_entry__kernel_name(e) && strstr(mkf_plan_entry__reason(e), hidden) &&
-		mkf_plan__change_cnt(plan) == 1,
+	snprintf(name, sizeof(name), "old pahole, %s: the unsplit kfunc's extern is %s and hidden",
+		 object, mkf_decision_str(want));
+	t_check(name, e && mkf_plan_entry__decision(e) == want &&
+		!mkf_plan_entry__kernel_name(e) && strstr(mkf_plan_entry__reason(e), hidden),
 		"%s", e ? mkf_plan_entry__reason(e) : "no plan or entry");
 	if (plan)
 		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
@@ -678,10 +693,12 @@ static void test_hidden_weak(void)
 		opened = oa && ob;
 	}
 	id = opened ? func_id(a.btf, ext) : -1;
-	t_check("old pahole: the hidden extern's FUNC and symbol take the new name, same prototype",
-		opened && id > 0 && func_id(b.btf, hidden) == id &&
+	snprintf(name, sizeof(name), "old pahole, %s: the hidden extern's FUNC and weak symbol "
+		 "take the new name, same prototype", object);
+	t_check(name, opened && id > 0 && func_id(b.btf, hidden) == id &&
 		btf__type_by_id(b.btf, id)->type == btf__type_by_id(a.btf, id)->type &&
-		find_und_sym(&b, hidden) == find_und_sym(&a, ext) && find_und_sym(&a, ext) >= 0,
+		find_und_sym(&b, hidden) == find_und_sym(&a, ext) && find_und_sym(&a, ext) >= 0 &&
+		sym_is_weak(&b, find_und_sym(&b, hidden)),
 		"rewrite %d, FUNC [%d]", err, id);
 	view_close(&a);
 	view_close(&b);
@@ -801,6 +818,7 @@ int main(void)
 	test_not_bpf();
 	test_unchanged_is_identical();
 	test_call_patch_refusal();
-	test_hidden_weak();
+	check_hidden("unit_wq_new", false, MKF_DECISION_LEAVE_WEAK);
+	check_hidden("wq_new", true, MKF_DECISION_WEAKEN);
 	return t_done();
 }
