@@ -5,7 +5,7 @@
  * MKF_DEFINE_UAPI_TYPES): the declarations those headers deliberately
  * leave out, each with the reason, and the bpf_wq maps and steps that
  * several programs share: define WQ_MAPS for wqs[] and its helpers,
- * WQ_RESULT as well for result[] and wq_report().
+ * WQ_RESULT for result[] and wq_report() (with or without WQ_MAPS).
  *
  * The kfuncs are declared __mkf_kfunc, as the public ones are: weak,
  * unless the program defines __mkf_kfunc as __ksym first (a strong
@@ -140,6 +140,12 @@ static __always_inline struct bpf_wq *wq_prepare(int *err)
 }
 #endif
 
+#endif
+
+/*
+ * result[0], which the guest runner reads back (--wait-map): the bpf_wq
+ * callbacks record who ran, other programs a value they got.
+ */
 #ifdef WQ_RESULT
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -148,7 +154,6 @@ struct {
 	__type(value, __u64);
 } result SEC(".maps");
 
-/* Called by the callbacks, in the worker: record who ran. */
 static __always_inline int wq_report(__u64 mark)
 {
 	__u32 key = 0;
@@ -158,7 +163,6 @@ static __always_inline int wq_report(__u64 mark)
 		*r = mark;
 	return 0;
 }
-#endif
 #endif
 
 #endif

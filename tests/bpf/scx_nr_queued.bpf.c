@@ -11,6 +11,7 @@
  */
 #include <linux/bpf.h>
 #define MKF_DEFINE_UAPI_TYPES
+#define WQ_RESULT	/* result[] and wq_report(): the count, read back */
 #include "bpf_test.h"
 
 /* include/linux/sched/ext.h: SCX_DSQ_FLAG_BUILTIN | 1 */
@@ -18,26 +19,13 @@
 
 extern __s32 scx_bpf_dsq_nr_queued(__u64 dsq_id) __ksym __weak;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} result SEC(".maps");
-
 SEC("syscall")
 int nr_queued(void *ctx)
 {
-	__u32 key = 0;
-	__u64 *r = bpf_map_lookup_elem(&result, &key);
-
-	if (!r)
-		return 2;
 	if (!bpf_ksym_exists(scx_bpf_dsq_nr_queued))
 		return 1;
 	/* The count, or a negative errno without a scheduler: ran. */
-	*r = (__u32)scx_bpf_dsq_nr_queued(SCX_DSQ_GLOBAL);
-	return 0;
+	return wq_report((__u32)scx_bpf_dsq_nr_queued(SCX_DSQ_GLOBAL));
 }
 
 char LICENSE[] SEC("license") = "GPL";
