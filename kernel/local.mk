@@ -16,7 +16,12 @@ kernel_patches = \
 	kernel/patches/0009-bpf-Add-bpf_wq_set_callback-the-magic-form-of-bpf_wq.patch \
 	kernel/patches/0010-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
 	kernel/patches/0011-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch \
-	kernel/patches/0012-bpf-Refuse-bpf_wq-arguments-in-maps-without-a-bpf_wq.patch
+	kernel/patches/0012-bpf-Refuse-bpf_wq-arguments-in-maps-without-a-bpf_wq.patch \
+	kernel/patches/0013-resolve_btfids-Allow-struct-btf_struct_meta-and-node.patch \
+	kernel/patches/0014-bpf-Support-magic-arguments-of-type-struct-btf_struc.patch \
+	kernel/patches/0015-bpf-Add-the-magic-forms-of-the-allocator-and-graph-k.patch \
+	kernel/patches/0016-bpf-docs-Document-the-btf_struct_meta-and-node-offse.patch \
+	kernel/patches/0017-selftests-bpf-Test-the-magic-forms-of-the-allocator-.patch
 
 # The out-of-tree test module, built by kernel/build.sh (GPL-2.0).
 kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c
@@ -36,6 +41,19 @@ kernel:
 kernel-debug:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --debug $(KERNEL_BUILD_FLAGS)
 
+# A tarball without a patch the series names builds no kernel: every
+# patch, config fragment and testmod source of the tree must be listed.
+dist-hook: dist-check-kernel
+dist-check-kernel:
+	@missing=0; \
+	for f in $$(cd $(srcdir) && ls kernel/patches/*.patch kernel/config*/*.config \
+			kernel/testmod/*.c kernel/testmod/Kbuild); do \
+		if [ ! -f "$(distdir)/$$f" ]; then \
+			echo "dist: $$f is not distributed (kernel/local.mk)" >&2; missing=1; \
+		fi; \
+	done; \
+	test $$missing = 0
+
 # The stock tree with the same config: the baseline of the superset test.
 kernel-stock:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --stock $(KERNEL_BUILD_FLAGS)
@@ -48,4 +66,4 @@ kernel-per-patch:
 kernel-checkpatch:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --checkpatch $(KERNEL_BUILD_FLAGS)
 
-.PHONY: kernel kernel-debug kernel-stock kernel-per-patch kernel-checkpatch
+.PHONY: kernel kernel-debug dist-check-kernel kernel-stock kernel-per-patch kernel-checkpatch
