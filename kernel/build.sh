@@ -48,7 +48,9 @@ prune=0
 # patched: the series applied; stock: the pristine tree, same config (the
 # baseline that compatibility and regression tests compare against);
 # debug: the series with config-debug/*.config on top (SMP, KASAN, lockdep,
-# kmemleak).
+# kmemleak); large: the series on defconfig instead of tinyconfig, with
+# config-large/*.config on top (a vmlinux BTF of a distribution's size,
+# for measuring what grows with it).
 variant=patched
 
 usage() {
@@ -70,6 +72,9 @@ Build the patched kernel (incrementally) into the cache.
                    with the same config, into a build directory of its own
   --debug          build the series with the debug fragments of
                    kernel/config-debug as well, into a directory of its own
+  --large          build the series on defconfig (not tinyconfig) with the
+                   fragments of kernel/config-large as well, into a
+                   directory of its own: a much larger vmlinux BTF
   --prune          remove cached trees of other keys
   -h, --help       this text
 
@@ -98,6 +103,7 @@ while [ $# -gt 0 ]; do
 	--prune) prune=1 ;;
 	--stock) variant=stock ;;
 	--debug) variant=debug ;;
+	--large) variant=large ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option: $1" ;;
 	esac
@@ -128,6 +134,11 @@ done < "$series"
 configs=("$configdir"/*.config)
 [ -f "${configs[0]}" ] || die "no config fragment in $configdir"
 [ $variant != debug ] || configs+=("$here"/config-debug/*.config)
+[ $variant != large ] || configs+=("$here"/config-large/*.config)
+# The configuration the fragments are merged into. The variant is part of
+# the build key, so the base needs no entry of its own there.
+base_config=tinyconfig
+[ $variant != large ] || base_config=defconfig
 
 # Debian version of the source package, e.g. 6.12.118-1~deb12u1.
 source_version() {
@@ -173,11 +184,16 @@ fi
 
 mkdir -p "$cache"
 
-# One run per cache and mode at a time (per-patch has a tree of its own).
+# One run per cache, mode and variant at a time: per-patch and each
+# variant have trees of their own (and --prune removes only its own
+# variant's), so a long --large or --debug build does not hold up a build
+# or an up-to-date check of the patched kernel.
 if [ "$mode" = per-patch ]; then
 	exec 9> "$cache/.lock-per-patch"
-else
+elif [ $variant = patched ]; then
 	exec 9> "$cache/.lock"
+else
+	exec 9> "$cache/.lock-$variant"
 fi
 flock 9
 
@@ -226,14 +242,15 @@ fragment_lines() {
 		       -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p'
 }
 
-# Configure $1 (objtree) from $2 (srctree): tinyconfig + fragments +
-# olddefconfig, then check that every fragment option took effect.
+# Configure $1 (objtree) from $2 (srctree): tinyconfig (defconfig for
+# --large) + fragments + olddefconfig, then check that every fragment
+# option took effect.
 configure() {
 	local o=$1 s=$2 line opt val missing=0
 
 	note "configuring $o"
 	mkdir -p "$o"
-	make -s -C "$s" O="$o" tinyconfig >/dev/null
+	make -s -C "$s" O="$o" $base_config >/dev/null
 	"$s/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "${configs[@]}" >/dev/null
 	make -s -C "$s" O="$o" olddefconfig >/dev/null
 	while read -r line; do

@@ -27,7 +27,7 @@ kernel_patches = \
 kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c
 
 EXTRA_DIST += kernel/build.sh kernel/local.mk kernel/config/magic-kfunc.config \
-	kernel/config-debug/debug.config \
+	kernel/config-debug/debug.config kernel/config-large/large.config \
 	kernel/patches/series $(kernel_patches) $(kernel_testmod)
 
 # Extra options for kernel/build.sh, e.g. make kernel KERNEL_BUILD_FLAGS='--jobs 4'
@@ -40,6 +40,10 @@ kernel:
 # The series with the debug fragments (SMP, KASAN, lockdep, kmemleak).
 kernel-debug:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --debug $(KERNEL_BUILD_FLAGS)
+
+# The series on defconfig plus config-large: a distribution-sized BTF.
+kernel-large:
+	$(AM_V_GEN)$(srcdir)/kernel/build.sh --large $(KERNEL_BUILD_FLAGS)
 
 # A tarball without a patch the series names builds no kernel: every
 # patch, config fragment and testmod source of the tree must be listed.
@@ -66,4 +70,4 @@ kernel-per-patch:
 kernel-checkpatch:
 	$(AM_V_GEN)$(srcdir)/kernel/build.sh --checkpatch $(KERNEL_BUILD_FLAGS)
 
-.PHONY: kernel kernel-debug dist-check-kernel kernel-stock kernel-per-patch kernel-checkpatch
+.PHONY: kernel kernel-debug kernel-large dist-check-kernel kernel-stock kernel-per-patch kernel-checkpatch
