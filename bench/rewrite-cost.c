@@ -20,7 +20,12 @@
  *           description, per object;
  *   objbtf  WARM times btf__new() + btf__free() of the object's own .BTF,
  *           per object: what reading the object through libbpf costs at
- *           the least, for comparison with warm.
+ *           the least, for comparison with warm;
+ *   objedit WARM times the same with one btf__add_str() between: the
+ *           first edit makes libbpf copy the BTF and index every string,
+ *           what any edit of the .BTF through libbpf's API pays;
+ *   objcopy WARM times malloc + memcpy + free of the whole object: what
+ *           writing a new image costs at the least.
  *
  * Then the peak memory: RUNS times, alternating, a fresh process (this
  * program again, "--peak-rss SIDE BTF OBJ") does only btf__parse(BTF),
@@ -74,6 +79,8 @@ enum sample {
 	S_WARM_PLAN,		/* its mkf_plan__compute */
 	S_WARM_REWRITE,		/* its mkf_object__rewrite */
 	S_OBJ_BTF,		/* btf__new + btf__free of the object's .BTF */
+	S_OBJ_EDIT,		/* the same with a first btf__add_str */
+	S_OBJ_COPY,		/* malloc + memcpy + free of the object */
 	S_RSS_BASE,		/* kB: VmRSS of a fresh process before any work */
 	S_RSS_PARSE,		/* kB: VmHWM after btf__parse */
 	S_RSS_DESCRIBE,		/* kB: VmHWM after mkf_kernel__load */
@@ -402,6 +409,29 @@ static void run_obj_btf(struct bench *b, unsigned long r)
 		btf__free(btf);
 	}
 	b->samples[S_OBJ_BTF][r] = (now_ms() - t0) / b->warm;
+
+	t0 = now_ms();
+	for (i = 0; i < b->warm; i++) {
+		btf = btf__new(b->obj_btf, b->obj_btf_sz);
+		if (!btf || btf__add_str(btf, "mkf_bench_new_string") < 0)
+			die("%s: btf__new + btf__add_str of its .BTF: %s\n", b->obj_path,
+			    strerror(errno));
+		btf__free(btf);
+	}
+	b->samples[S_OBJ_EDIT][r] = (now_ms() - t0) / b->warm;
+
+	t0 = now_ms();
+	for (i = 0; i < b->warm; i++) {
+		void *copy = malloc(b->obj_sz);
+
+		if (!copy)
+			die("out of memory\n");
+		memcpy(copy, b->obj, b->obj_sz);
+		/* Keep the copy from being optimised away. */
+		__asm__ volatile("" : : "r"(copy) : "memory");
+		free(copy);
+	}
+	b->samples[S_OBJ_COPY][r] = (now_ms() - t0) / b->warm;
 }
 
 /* ---------------------------------------------------------------- */
@@ -657,6 +687,12 @@ static void report(struct bench *b)
 	snprintf(warm_row, sizeof(warm_row), "objbtf: btf__new of the object's .BTF (x%lu)",
 		 b->warm);
 	print_row(warm_row, b->samples[S_OBJ_BTF], n);
+	snprintf(warm_row, sizeof(warm_row), "objedit: + a first btf__add_str (x%lu)",
+		 b->warm);
+	print_row(warm_row, b->samples[S_OBJ_EDIT], n);
+	snprintf(warm_row, sizeof(warm_row), "objcopy: malloc + memcpy, object (x%lu)",
+		 b->warm);
+	print_row(warm_row, b->samples[S_OBJ_COPY], n);
 
 	printf("\nratios to the same round's parse (median, p10-p90, min-max)\n");
 	printf("  %-26s %9s  %-19s  %-19s  %s\n", "ratio", "median", "p10-p90", "min-max",
