@@ -13,9 +13,10 @@
  * statistics (log level 4) of every load.
  *
  * P3, call cost: loads call_magic, call_impl and call_magic_twin (the
- * same code as call_magic) once and runs each with BPF_PROG_TEST_RUN,
- * REPEAT times per run, ROUNDS rounds rotating the order; the kernel
- * reports the mean time of one run. magic/twin is the control: how much
+ * same code as call_magic) and runs each with BPF_PROG_TEST_RUN, REPEAT
+ * times per run, ROUNDS rounds rotating the order, the programs loaded
+ * again each round in that order; the kernel reports the mean time of
+ * one run. magic/twin is the control: how much
  * two copies of one program differ where the code lands (TCG).
  *
  * Every line starts with the part it belongs to; the ratios are
@@ -155,44 +156,78 @@ static int print_code_size(int fd, const char *name)
 	return 0;
 }
 
-static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
+/*
+ * Load the call_* program NAME alone, from an object of its own: *fd is
+ * its fd, the object to close is returned. Each program gets its own
+ * maps, so the three runs stay alike.
+ */
+static struct bpf_object *load_one(const char *obj_path, const char *name, int *fd)
 {
-	static const char *const names[] = { "call_magic", "call_impl", "call_magic_twin" };
-	double ratio[MAX_ROUNDS], control[MAX_ROUNDS];
 	struct bpf_object *obj;
 	struct bpf_program *p;
-	int fd[3], i, j, err = -1;
 
 	obj = bpf_object__open_file(obj_path, NULL);
 	if (!obj) {
 		fprintf(stderr, "error: cannot open %s: %s\n", obj_path, strerror(errno));
-		return -1;
+		return NULL;
 	}
 	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p), "call_", 5));
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
 	if (bpf_object__load(obj)) {
-		fprintf(stderr, "error: cannot load the call_* programs\n");
-		goto out;
+		fprintf(stderr, "error: cannot load %s\n", name);
+		bpf_object__close(obj);
+		return NULL;
 	}
-	for (j = 0; j < 3; j++) {
-		fd[j] = bpf_program__fd(bpf_object__find_program_by_name(obj, names[j]));
-		if (print_code_size(fd[j], names[j]))
-			goto out;
-		/* Warm up: the first run also initialises the bpf_wq. */
-		if (run_once(fd[j], names[j], 1000) < 0)
-			goto out;
+	*fd = bpf_program__fd(bpf_object__find_program_by_name(obj, name));
+	return obj;
+}
+
+static void close_all(struct bpf_object **obj, int n)
+{
+	while (n--) {
+		bpf_object__close(obj[n]);
+		obj[n] = NULL;
 	}
+}
+
+/*
+ * The programs are loaded again every round, in the order they run that
+ * round: where the JIT puts a program (and so how TCG caches its code)
+ * follows the load order, and a placement that favours one program in
+ * every round would show as a cost of its call. The control, two copies
+ * of the same code, measures what is left of such effects.
+ */
+static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
+{
+	static const char *const names[] = { "call_magic", "call_impl", "call_magic_twin" };
+	double ratio[MAX_ROUNDS], control[MAX_ROUNDS];
+	struct bpf_object *obj[3] = {};
+	int fd[3], i, j;
+
 	for (i = 0; i < rounds; i++) {
 		long ns[3];
 
-		/* Each program first, second and third in turn. */
+		/* Each program first, second and third in turn, loaded in that order. */
+		for (j = 0; j < 3; j++) {
+			int k = (i + j) % 3;
+
+			obj[j] = load_one(obj_path, names[k], &fd[k]);
+			if (!obj[j])
+				goto err;
+			if (!i && print_code_size(fd[k], names[k]))
+				goto err;
+			/* Warm up: the first run also initialises the bpf_wq. */
+			if (run_once(fd[k], names[k], 1000) < 0)
+				goto err;
+		}
 		for (j = 0; j < 3; j++) {
 			int k = (i + j) % 3;
 
 			ns[k] = run_once(fd[k], names[k], repeat);
 			if (ns[k] < 0)
-				goto out;
+				goto err;
 		}
+		close_all(obj, 3);
 		ratio[i] = (double)ns[0] / (double)(ns[1] ? ns[1] : 1);
 		control[i] = (double)ns[0] / (double)(ns[2] ? ns[2] : 1);
 		printf("p3 round %d: magic %ld ns/run, impl %ld ns/run, magic twin %ld ns/run "
@@ -201,10 +236,10 @@ static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
 	}
 	summary("p3", "test-run time magic/impl", ratio, rounds);
 	summary("p3 control", "test-run time magic/magic twin (same code)", control, rounds);
-	err = 0;
-out:
-	bpf_object__close(obj);
-	return err;
+	return 0;
+err:
+	close_all(obj, 3);
+	return -1;
 }
 
 int main(int argc, char **argv)
