@@ -13,7 +13,7 @@
 #       bzImage vmlinux vmlinux.h vmlinux.btf
 #       config          final .config
 #       source-version  Debian version of linux-source-6.12
-#       kernel-release  "make kernelrelease"
+#       kernel-release  the release (kbuild's include/config/kernel.release)
 #       series          the patches applied, in order
 #       modules/        out-of-tree modules (--module, kernel/testmod)
 #   $CACHE/kernel/perpatch-<srcver>/     --per-patch work tree
@@ -250,9 +250,9 @@ configure() {
 
 	note "configuring $o"
 	mkdir -p "$o"
-	make -s -C "$s" O="$o" $base_config >/dev/null
+	tmake -s -C "$s" O="$o" $base_config >/dev/null
 	"$s/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "${configs[@]}" >/dev/null
-	make -s -C "$s" O="$o" olddefconfig >/dev/null
+	tmake -s -C "$s" O="$o" olddefconfig >/dev/null
 	while read -r line; do
 		opt=${line%%=*}
 		val=${line#*=}
@@ -267,12 +267,19 @@ configure() {
 	[ $missing = 0 ] || die "the kernel config lacks required options (dependencies missing?)"
 }
 
+# make, deaf to a make that may have started this script ("make check",
+# "make kernel"): its MAKEFLAGS would add -w, whose "Entering directory"
+# lines land in captured output, and lend its jobserver.
+tmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make --no-print-directory "$@"
+}
+
 kmake() {
 	local o=$1 s=$2
 	shift 2
 	# LOCALVERSION set (even empty) keeps the tree's git state out of
 	# the release string.
-	make -C "$s" O="$o" -j"$jobs" LOCALVERSION= "$@"
+	tmake -C "$s" O="$o" -j"$jobs" LOCALVERSION= "$@"
 }
 
 build_modules() {
@@ -441,7 +448,7 @@ objcopy -O binary --only-section=.BTF "$obj/vmlinux" "$bdir/.vmlinux.btf.tmp"
 chmod 644 "$bdir/.vmlinux.btf.tmp"
 mv -f "$bdir/.vmlinux.btf.tmp" "$bdir/vmlinux.btf"
 echo "$srcver" > "$bdir/source-version"
-kmake "$obj" "$src" -s kernelrelease > "$bdir/kernel-release"
+cp "$obj/include/config/kernel.release" "$bdir/kernel-release"
 printf '%s\n' "${patches[@]}" > "$bdir/series"
 
 build_modules "$obj" "$src" "$bdir/modules"
