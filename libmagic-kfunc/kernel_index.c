@@ -39,17 +39,38 @@ static __u32 name_hash(const char *s)
 }
 
 /*
- * A scan's filter key, from at most the first four bytes: the scan
- * hashes a name in full only when its key is one a wanted name has.
+ * A scan's filter key: the name's first eight bytes (fewer if it is
+ * shorter), mixed down to FILTER_BITS. Eight, because kfunc names
+ * share their first four ("bpf_", "scx_") with thousands of kernel
+ * functions, each of which would then be hashed in full. ROOM is how
+ * many bytes may be read at s (the rest of its string table); with
+ * eight or more, one unaligned load and a mask at the first NUL do it.
  */
-static __u32 prefix_key(const char *s)
+static __u32 prefix_key(const char *s, size_t room)
 {
-	__u32 key = 0;
+	__u64 v = 0;
 	int i;
 
-	for (i = 0; i < 4 && s[i]; i++)
-		key = key * 131 + (unsigned char)s[i];
-	return (key ^ (key >> 16)) & (FILTER_BITS - 1);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (room >= sizeof(v)) {
+		__u64 nul;
+
+		memcpy(&v, s, sizeof(v));
+		/* The lowest bit set is the first NUL byte's top bit. */
+		nul = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+		if (nul)
+			v &= (nul & -nul) - 1;
+		goto mix;
+	}
+#else
+	(void)room;
+#endif
+	for (i = 0; i < 8 && s[i]; i++)
+		v |= (__u64)(unsigned char)s[i] << (8 * i);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+mix:
+#endif
+	return (__u32)((v * 0x9e3779b97f4a7c15ull) >> 48) & (FILTER_BITS - 1);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -61,7 +82,75 @@ static int cmp_u32(const void *a, const void *b)
 
 /* --- the describing pass --------------------------------------------- */
 
-static int push_ref(struct mkf_kernel *k, const char *name, __u32 id, __u32 part)
+/*
+ * Point p->strs at the part's own strings where libbpf reads them, in
+ * its copy of the raw BTF, and only if btf__name_by_offset() agrees at
+ * both ends: then a name is an addition away. A BTF edited through
+ * libbpf (its strings moved out of that copy) or of the other byte
+ * order keeps strs NULL, and its names go through libbpf.
+ */
+static void map_strings(const struct mkf_kernel *k, struct mkf_btf_part *p)
+{
+	enum btf_endianness host = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				   BTF_LITTLE_ENDIAN : BTF_BIG_ENDIAN;
+	__u32 start = 0, sz;
+	const struct btf_header *hdr;
+	const char *raw, *strs;
+
+	if (btf__endianness(p->btf) != host)
+		return;
+	if (btf__base_btf(p->btf)) {
+		/* Split BTF: offsets below the base's string size are its. */
+		if (p == k->parts || !k->parts[0].strs)
+			return;
+		start = k->parts[0].str_len;
+	}
+	raw = btf__raw_data(p->btf, &sz);
+	if (!raw || sz < sizeof(*hdr))
+		return;
+	hdr = (const struct btf_header *)raw;
+	if (hdr->hdr_len > sz || hdr->str_off > sz - hdr->hdr_len ||
+	    hdr->str_len > sz - hdr->hdr_len - hdr->str_off || !hdr->str_len)
+		return;
+	strs = raw + hdr->hdr_len + hdr->str_off;
+	if (btf__name_by_offset(p->btf, start) != strs ||
+	    btf__name_by_offset(p->btf, start + hdr->str_len - 1) != strs + hdr->str_len - 1 ||
+	    btf__name_by_offset(p->btf, start + hdr->str_len))
+		return;
+	p->strs = strs;
+	p->str_start = start;
+	p->str_len = hdr->str_len;
+}
+
+/*
+ * The string at OFF of part p (a split BTF's offsets below its own
+ * strings are its base's, part 0), or NULL past the end; *room gets
+ * how many bytes may be read there (0: through libbpf, unknown).
+ */
+static const char *part_str(const struct mkf_kernel *k, const struct mkf_btf_part *p,
+			    __u32 off, size_t *room)
+{
+	*room = 0;
+	if (!p->strs)
+		return btf__name_by_offset(p->btf, off);
+	if (off < p->str_start)
+		p = k->parts;
+	off -= p->str_start;
+	if (off >= p->str_len)
+		return NULL;
+	*room = p->str_len - off;
+	return p->strs + off;
+}
+
+const char *mkf_ref_name(const struct mkf_kernel *k, size_t ref)
+{
+	const struct mkf_func_ref *r = &k->refs[ref];
+	size_t room;
+
+	return part_str(k, &k->parts[r->part], r->name_off, &room);
+}
+
+static int push_ref(struct mkf_kernel *k, __u32 name_off, __u32 id, __u32 part)
 {
 	if (k->ref_cnt == k->ref_cap) {
 		size_t ncap = k->ref_cap ? k->ref_cap * 2 : 1024;
@@ -72,7 +161,7 @@ static int push_ref(struct mkf_kernel *k, const char *name, __u32 id, __u32 part
 		k->refs = r;
 		k->ref_cap = ncap;
 	}
-	k->refs[k->ref_cnt].name = name;
+	k->refs[k->ref_cnt].name_off = name_off;
 	k->refs[k->ref_cnt].id = id;
 	k->refs[k->ref_cnt].part = part;
 	k->ref_cnt++;
@@ -104,9 +193,11 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	const struct btf *btf = p->btf, *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1;
 	__u32 end = btf__type_cnt(btf), id;
-	size_t tag_cap = 0;
+	__u32 part = (__u32)(p - k->parts);
+	size_t tag_cap = 0, room;
 	int err = 0;
 
+	map_strings(k, p);
 	p->first_ref = k->ref_cnt;
 	for (id = start; id < end && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -114,7 +205,7 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 
 		if (!btf_is_func(t) && !btf_is_decl_tag(t))
 			continue;
-		name = btf__name_by_offset(btf, t->name_off);
+		name = part_str(k, p, t->name_off, &room);
 		if (!name) {
 			pr_err("%s: BTF type [%u] has a name offset past the end of the "
 			       "strings\n", what, id);
@@ -133,7 +224,7 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 				err = push_tag(p, &tag_cap, t->type);
 			continue;
 		}
-		err = push_ref(k, name, id, (__u32)(p - k->parts));
+		err = push_ref(k, t->name_off, id, part);
 	}
 	p->ref_cnt = k->ref_cnt - p->first_ref;
 	if (!err && p->tagged_cnt)
@@ -183,7 +274,7 @@ static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
 	f = &k->chunks[k->func_cnt / FUNCS_PER_CHUNK][k->func_cnt % FUNCS_PER_CHUNK];
 	k->func_cnt++;
 	f->kernel = k;
-	f->name = r->name;
+	f->name = mkf_ref_name(k, ref);
 	f->btf = p->btf;
 	f->id = r->id;
 	f->proto = btf__type_by_id(p->btf, r->id)->type;
@@ -299,12 +390,14 @@ static int scan(struct mkf_kernel *k)
 
 		if (!pending(k, &k->names[i]))
 			continue;
-		key = prefix_key(k->names[i].name);
+		key = prefix_key(k->names[i].name, 0);
 		filter[key / 8] |= 1 << (key % 8);
 	}
 	for (r = k->parts[from].first_ref; r < k->ref_cnt && !err; r++) {
-		const char *name = k->refs[r].name;
-		__u32 key = prefix_key(name);
+		const struct mkf_func_ref *ref = &k->refs[r];
+		size_t room;
+		const char *name = part_str(k, &k->parts[ref->part], ref->name_off, &room);
+		__u32 key = prefix_key(name, room);
 		struct mkf_name *e;
 		const struct mkf_func *fn;
 
@@ -333,7 +426,7 @@ static int index_all(struct mkf_kernel *k)
 	if (k->full_parts == k->part_cnt)
 		return 0;
 	for (r = k->parts[k->full_parts].first_ref; r < k->ref_cnt; r++) {
-		const char *name = k->refs[r].name;
+		const char *name = mkf_ref_name(k, r);
 		__u32 h = name_hash(name);
 		struct mkf_name *e = name_lookup(k, name, h);
 		const struct mkf_func *fn;

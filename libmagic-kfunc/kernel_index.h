@@ -58,9 +58,13 @@ struct mkf_module {
 	bool owned;
 };
 
-/* A FUNC as the describing pass saw it: checked, not yet indexed. */
+/*
+ * A FUNC as the describing pass saw it: checked, not yet indexed. The
+ * name stays an offset until asked for (mkf_ref_name()): turning every
+ * one into a pointer through libbpf cost a third of the pass.
+ */
 struct mkf_func_ref {
-	const char *name;
+	__u32 name_off;
 	__u32 id;
 	__u32 part;		/* index into kernel->parts */
 };
@@ -72,6 +76,13 @@ struct mkf_btf_part {
 	size_t first_ref, ref_cnt;	/* its FUNCs in kernel->refs */
 	__u32 *tagged;		/* FUNC ids a bpf_kfunc tag points at, sorted */
 	size_t tagged_cnt;
+	/*
+	 * Its own strings, offsets [str_start, str_start + str_len), read
+	 * where libbpf keeps them (checked against btf__name_by_offset());
+	 * strs is NULL when they cannot be, and names go through libbpf.
+	 */
+	const char *strs;
+	__u32 str_start, str_len;
 };
 
 /* A name asked for: its FUNC, or none in the parts scanned so far. */
@@ -127,6 +138,9 @@ int mkf_kernel_prefetch(const struct mkf_kernel *kernel, const char *const *name
 
 /* Index every name of every part (for enumerating all kfuncs). */
 int mkf_kernel_index_all(const struct mkf_kernel *kernel);
+
+/* The name of k->refs[ref] (checked by the describing pass). */
+const char *mkf_ref_name(const struct mkf_kernel *k, size_t ref);
 
 /* Tagged, or the kernel has no kfunc tags at all (pahole < 1.26). */
 bool mkf_func_callable(const struct mkf_func *fn);

@@ -53,7 +53,7 @@ static int trailing_provided(const struct mkf_func *f, bool *by_name)
  */
 static const struct mkf_func *bound(const struct mkf_kernel *k, size_t i)
 {
-	const struct mkf_func *f = mkf_kernel_find(k, k->refs[i].name);
+	const struct mkf_func *f = mkf_kernel_find(k, mkf_ref_name(k, i));
 
 	return f && f->ref == i ? f : NULL;
 }
@@ -151,7 +151,7 @@ static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 	for (i = 0; i < k->ref_cnt && !err; i++) {
 		const struct mkf_func *f, *b;
 
-		if (!is_impl_name(k->refs[i].name))
+		if (!is_impl_name(mkf_ref_name(k, i)))
 			continue;
 		f = bound(k, i);
 		b = f ? pair_base(f) : NULL;

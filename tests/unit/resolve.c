@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "magic_kfunc.h"
 #include "btf_compat.h"
@@ -446,6 +447,132 @@ static void test_kernel_index_first_wins(void)
 }
 
 /*
+ * btf read back from a file of its bytes (split on base if given), as
+ * kernel BTF is read. Through a file: libbpf 1.1 does not export
+ * btf__new_split().
+ */
+static struct btf *reparse(const struct btf *btf, struct btf *base)
+{
+	char path[] = "/tmp/mkf-unit-btf.XXXXXX";
+	struct btf *out = NULL;
+	const void *raw;
+	__u32 sz;
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+
+	raw = f ? btf__raw_data(btf, &sz) : NULL;
+	if (raw && fwrite(raw, 1, sz, f) == sz && !fflush(f))
+		out = base ? btf__parse_raw_split(path, base) : btf__parse_raw(path);
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	if (fd >= 0)
+		unlink(path);
+	return out;
+}
+
+/*
+ * The index reads names straight from the string tables of BTF parsed
+ * from bytes, eight at a time in a scan, and through libbpf for BTF
+ * built with btf__add_*(): both must give the same answers, for names
+ * shorter than eight bytes, sharing eight with another, at the very end
+ * of a string table, and a module FUNC whose name is in its base's.
+ */
+static void test_kernel_index_strings(void)
+{
+	static const char *const vm_funcs[] = {
+		"a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "bpf_wq_s",
+		"bpf_wq_set_callback", "bpf_wq_set_callback_impl", "y",
+	};
+	static const char *const mod_funcs[] = {
+		"shared_name", "abcdefgh", "mod_only_function", "z",
+	};
+	static const char *const misses[] = {
+		"", "abc", "abcdefgX", "abcdefgh_", "bpf_wq_s_x", "bpf_wq_set_callbac",
+		"shared_nam", "zz", "y_",
+	};
+	struct btf *vm = btf__new_empty(), *mod = NULL, *vm2 = NULL, *mod2 = NULL;
+	struct mkf_kernel *k1 = NULL, *k2 = NULL;
+	const char *names[32];
+	size_t n = 0, i, bad = 0, refs_bad = 0;
+	int proto = -1, shared = -1;
+
+	if (vm && btf__add_int(vm, "int", 4, BTF_INT_SIGNED) == 1)
+		proto = btf__add_func_proto(vm, 1);
+	if (proto > 0)
+		btf__add_struct(vm, "shared_name", 0);
+	for (i = 0; proto > 0 && i < sizeof(vm_funcs) / sizeof(vm_funcs[0]); i++)
+		btf__add_func(vm, vm_funcs[i], BTF_FUNC_GLOBAL, proto);
+	mod = proto > 0 ? btf__new_empty_split(vm) : NULL;
+	for (i = 0; mod && i < sizeof(mod_funcs) / sizeof(mod_funcs[0]); i++) {
+		int id = btf__add_func(mod, mod_funcs[i], BTF_FUNC_GLOBAL, proto);
+
+		if (i == 0)
+			shared = id;
+	}
+	vm2 = mod ? reparse(vm, NULL) : NULL;
+	mod2 = vm2 ? reparse(mod, vm2) : NULL;
+	k1 = mod2 ? mkf_kernel__new(vm) : NULL;
+	k2 = k1 ? mkf_kernel__new(vm2) : NULL;
+	if (!k2 || mkf_kernel__add_module(k1, "m", mod) || mkf_kernel__add_module(k2, "m", mod2)) {
+		T_EXPECT("kernel index strings: fixtures", false);
+		goto out;
+	}
+	T_EXPECT("kernel index strings: BTF built with libbpf is read through libbpf",
+		 !k1->parts[0].strs && !k1->parts[1].strs);
+	T_EXPECT("kernel index strings: BTF parsed from bytes is read directly, module after base",
+		 k2->parts[0].strs && k2->parts[1].strs &&
+		 k2->parts[1].str_start == k2->parts[0].str_len);
+	T_EXPECT("kernel index strings: the module FUNC named like a base type uses the base's string",
+		 shared > 0 && btf__type_by_id(mod2, shared)->name_off < k2->parts[1].str_start);
+	T_EXPECT("kernel index strings: the same FUNCs described",
+		 k1->ref_cnt == k2->ref_cnt &&
+		 k1->ref_cnt == sizeof(vm_funcs) / sizeof(vm_funcs[0]) +
+				sizeof(mod_funcs) / sizeof(mod_funcs[0]));
+	for (i = 0; i < k1->ref_cnt && i < k2->ref_cnt; i++) {
+		const char *a = mkf_ref_name(k1, i), *b = mkf_ref_name(k2, i);
+
+		refs_bad += !a || !b || strcmp(a, b);
+	}
+	T_EXPECT("kernel index strings: every described name the same both ways", !refs_bad);
+
+	for (i = 0; i < sizeof(vm_funcs) / sizeof(vm_funcs[0]); i++)
+		names[n++] = vm_funcs[i];
+	for (i = 0; i < sizeof(mod_funcs) / sizeof(mod_funcs[0]); i++)
+		names[n++] = mod_funcs[i];
+	for (i = 0; i < sizeof(misses) / sizeof(misses[0]); i++)
+		names[n++] = misses[i];
+	/* Half in one scan, the rest one at a time. */
+	mkf_kernel_prefetch(k1, names, n / 2);
+	mkf_kernel_prefetch(k2, names, n / 2);
+	for (i = 0; i < n; i++) {
+		const struct mkf_func *f1 = mkf_kernel_find(k1, names[i]);
+		const struct mkf_func *f2 = mkf_kernel_find(k2, names[i]);
+		bool hit = i < sizeof(vm_funcs) / sizeof(vm_funcs[0]) +
+			       sizeof(mod_funcs) / sizeof(mod_funcs[0]);
+
+		if (!f1 != !f2 || !f1 != !hit ||
+		    (f1 && (f1->id != f2->id || !f1->module_name != !f2->module_name ||
+			    strcmp(f1->name, names[i]) || strcmp(f2->name, names[i])))) {
+			printf("# '%s': %s libbpf's way, %s directly\n", names[i],
+			       f1 ? "found" : "missed", f2 ? "found" : "missed");
+			bad++;
+		}
+	}
+	T_EXPECT("kernel index strings: every lookup the same both ways, misses missed", !bad);
+	T_EXPECT("kernel index strings: a name in vmlinux and a module binds vmlinux's",
+		 mkf_kernel_find(k2, "abcdefgh") && !mkf_kernel_find(k2, "abcdefgh")->module_name);
+out:
+	mkf_kernel__free(k2);
+	mkf_kernel__free(k1);
+	btf__free(mod2);
+	btf__free(vm2);
+	btf__free(mod);
+	btf__free(vm);
+}
+
+/*
  * Hand-built kernels for what the era fixtures do not have: each
  * refusal of the resolver, the __implicit suffix, struct btf_struct_meta
  * by its type, and __magic on a type that alone would not be provided.
@@ -575,6 +702,7 @@ int main(void)
 		run_kshape(&kshapes[i]);
 	test_kernel_index();
 	test_kernel_index_first_wins();
+	test_kernel_index_strings();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 
