@@ -8,8 +8,12 @@
 #
 #   $CACHE/kernel/src-<srcver>-<key>/    kernel tree, a git repository:
 #                                        "pristine" commit + the series
+#       obj/            kbuild output tree (O=obj): inside the tree, kbuild
+#                       names every source relative to it, so a copy of a
+#                       built tree builds incrementally (see derive_tree)
 #   $CACHE/kernel/build-<srcver>-<key>/  build output directory:
-#       obj/            kbuild output tree (O=)
+#       obj             a link to the tree's obj/ (a build made before the
+#                       move keeps its own obj/ here)
 #       bzImage vmlinux vmlinux.h vmlinux.btf
 #       config          final .config
 #       source-version  Debian version of linux-source-6.12
@@ -155,27 +159,37 @@ srcver=$(source_version)
 # Safe in a file name: Debian versions may hold '~' and ':'.
 srcver_tag=$(echo "$srcver" | tr ':~' '__')
 
-key=$({
-	echo "recipe $BUILD_RECIPE"
-	echo "source $srcpkg $srcver"
-	echo "variant $variant"
-	echo "series"
-	[ $variant = stock ] || cat "$series"
-	for p in "${patches[@]}"; do
-		echo "patch $p"
-		cat "$patchdir/$p"
-	done
-	for c in "${configs[@]}"; do
-		echo "config ${c##*/}"
-		cat "$c"
-	done
-} | sha256sum | cut -c1-16)
+# The build key of variant $1 (stock takes no patches).
+build_key() {
+	local v=$1 p
+	{
+		echo "recipe $BUILD_RECIPE"
+		echo "source $srcpkg $srcver"
+		echo "variant $v"
+		echo "series"
+		if [ "$v" != stock ]; then
+			cat "$series"
+			for p in "${patches[@]}"; do
+				echo "patch $p"
+				cat "$patchdir/$p"
+			done
+		fi
+		for p in "${configs[@]}"; do
+			echo "config ${p##*/}"
+			cat "$p"
+		done
+	} | sha256sum | cut -c1-16
+}
+key=$(build_key $variant)
 
 vtag=
 [ $variant = patched ] || vtag=$variant-
 src=$cache/src-$vtag$srcver_tag-$key
 bdir=$cache/build-$vtag$srcver_tag-$key
-obj=$bdir/obj
+obj=$src/obj
+# An output tree of its own: made before obj/ moved into the kernel tree.
+# Same kernel, so it is kept, not rebuilt.
+[ ! -d "$bdir/obj" ] || [ -L "$bdir/obj" ] || obj=$bdir/obj
 
 if [ "$mode" = print-dir ]; then
 	echo "$bdir"
@@ -321,13 +335,48 @@ checkpatch_one() {
 	echo "$out" | sed -n 's/^total: \(.*\), [0-9]* lines checked$/\1/p'
 }
 
-# Extract the tree and apply the series unless an earlier run did. A tree
-# without the "applied" mark is left over from an interrupted run.
+# The patched tree as a copy of a finished stock build (same source, same
+# config), its kbuild output included, into $1: the series applied on top
+# touches a few files, and kbuild recompiles what depends on them (with
+# this config, under half of the objects) instead of the whole kernel.
+# Fails, leaving nothing, when there is no such build to copy.
+derive_tree() {
+	local dest=$1 skey ssrc sbdir
+
+	[ $variant = patched ] || return 1
+	skey=$(build_key stock)
+	ssrc=$cache/src-stock-$srcver_tag-$skey
+	sbdir=$cache/build-stock-$srcver_tag-$skey
+	(
+		# No stock build may change it while it is copied.
+		exec 8> "$cache/.lock-stock"
+		flock 8
+		[ -f "$sbdir/.built" ] && [ "$(cat "$sbdir/.built")" = "$skey" ] &&
+			[ -f "$ssrc/obj/.magic-kfunc-configured" ] || exit 1
+		note "copying the built stock tree $ssrc into $dest"
+		rm -rf "$dest"
+		cp -a "$ssrc" "$dest"
+	) || { rm -rf "$dest"; return 1; }
+	rm -f "$dest/.git/magic-kfunc-applied"
+	# What tools/'s own build system made (objtool, resolve_btfids and the
+	# libbpf it links) records its sources by absolute path, the stock
+	# tree's: make would not see the series change them. Built again.
+	rm -rf "$dest/obj/tools"
+}
+
+# Extract the tree (or copy a built stock one) and apply the series unless
+# an earlier run did. A tree without the "applied" mark is left over from
+# an interrupted run.
 ensure_tree() {
-	local applied=$src/.git/magic-kfunc-applied n=0 p
+	local applied=$src/.git/magic-kfunc-applied tmp=$src.tmp n=0 p
 
 	[ ! -f "$applied" ] || return 0
-	extract "$src"
+	if derive_tree "$tmp"; then
+		rm -rf "$src"
+		mv "$tmp" "$src"
+	else
+		extract "$src"
+	fi
 	for p in "${patches[@]}"; do
 		n=$((n + 1))
 		note "applying [$n/${#patches[@]}] $p"
@@ -421,6 +470,7 @@ fi
 ensure_tree
 
 mkdir -p "$bdir"
+[ "$obj" = "$bdir/obj" ] || ln -sfn "$obj" "$bdir/obj"
 if [ ! -f "$obj/.magic-kfunc-configured" ]; then
 	configure "$obj" "$src"
 	touch "$obj/.magic-kfunc-configured"
