@@ -87,7 +87,10 @@ static int cmp_u32(const void *a, const void *b)
  * its copy of the raw BTF, and only if btf__name_by_offset() agrees at
  * both ends: then a name is an addition away. A BTF edited through
  * libbpf (its strings moved out of that copy) or of the other byte
- * order keeps strs NULL, and its names go through libbpf.
+ * order keeps strs NULL, and its names go through libbpf. For edited
+ * BTF, btf__raw_data() first lays out a copy (libbpf keeps it until the
+ * next edit): libbpf 1.1 has no cheaper way to tell the two apart, and
+ * kernel BTF is read from bytes, so only hand-built BTF pays it.
  */
 static void map_strings(const struct mkf_kernel *k, struct mkf_btf_part *p)
 {
