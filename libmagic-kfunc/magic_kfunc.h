@@ -22,6 +22,7 @@
  *       on insn_patch.c: register set-up before calls, elf_write.c: the
  *       new ELF image)--> rewritten object
  *   rewritten object --open.c--> libbpf's bpf_object__open_mem()
+ *       (cache.c: what an open handed libbpf, kept for the next one)
  *
  * Conventions are libbpf's: opaque objects, mkf_noun__verb() names,
  * options structs declared with MKF_OPTS(), negative errno returns with
@@ -769,9 +770,26 @@ struct mkf_open_opts {
 	/* On failure, the error's text (see the top of this file). */
 	char *err_buf;
 	size_t err_buf_sz;
+	/*
+	 * A directory (created, mode 0700, if missing) where the open
+	 * keeps what it hands libbpf, so that opening the same object for
+	 * the same kernel again skips reading the kernel's BTF, planning
+	 * and rewriting. An entry is used only if its whole key matches:
+	 * the kernel's BTF files (path, inode, size, times; for the
+	 * running kernel every file of its BTF directory and the boot id),
+	 * this library's and libbpf's versions, allow_unresolved and
+	 * weaken_unresolved, and the object byte for byte; and only if it
+	 * is a regular file of the caller's user that no one else may
+	 * write. The output is checked again before libbpf gets it. Not
+	 * used with kernel (its files are unknown) or plan (an entry
+	 * keeps no plan); a hit logs one info line instead of the
+	 * per-extern ones. Entries of earlier boots are removed when an
+	 * entry is written; nothing else is. NULL: no cache.
+	 */
+	const char *cache_dir;
 	size_t :0;
 };
-#define mkf_open_opts__last_field err_buf_sz
+#define mkf_open_opts__last_field cache_dir
 
 /**
  * @brief **mkf_object__open_file()** is bpf_object__open_file() with

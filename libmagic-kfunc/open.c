@@ -14,29 +14,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "log.h"
 #include "plan.h"
 #include "object.h"
 #include "magic_kfunc.h"
 #include "opts.h"
 
-/* The target kernel: given, loaded from options, or the running one. */
+/*
+ * The options to load the target kernel with: the caller's, else
+ * libbpf's own "target kernel BTF" option (which means the same here)
+ * in *custom, else NULL: the running kernel.
+ */
+static const struct mkf_kernel_opts *kernel_opts_of(const struct mkf_open_opts *mo,
+						    const struct bpf_object_open_opts *opts,
+						    struct mkf_kernel_opts *custom)
+{
+	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
+
+	if (!ko && OPTS_GET(opts, btf_custom_path, NULL)) {
+		memset(custom, 0, sizeof(*custom));
+		custom->sz = sizeof(*custom);
+		custom->vmlinux_path = OPTS_GET(opts, btf_custom_path, NULL);
+		ko = custom;
+	}
+	return ko;
+}
+
+/* The target kernel: given, or loaded (see kernel_opts_of()). */
 static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
-					   const struct bpf_object_open_opts *opts,
+					   const struct mkf_kernel_opts *ko,
 					   struct mkf_kernel **owned)
 {
 	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
-	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
-	MKF_OPTS(mkf_kernel_opts, custom);
 
 	*owned = NULL;
 	if (k)
 		return k;
-	/* libbpf's own "target kernel BTF" option means the same here. */
-	if (!ko && OPTS_GET(opts, btf_custom_path, NULL)) {
-		custom.vmlinux_path = OPTS_GET(opts, btf_custom_path, NULL);
-		ko = &custom;
-	}
 	*owned = mkf_kernel__load(ko);
 	return *owned;
 }
@@ -66,6 +80,54 @@ static int recheck(const char *name, void **out, size_t *out_sz, const void *obj
 }
 
 /*
+ * The rewrite cache applies when the caller names a directory, the
+ * kernel is one the library loads from files (their identity is part
+ * of the key) and no plan is asked for (an entry keeps none).
+ */
+static bool use_cache(const struct mkf_open_opts *mo)
+{
+	const char *dir = OPTS_GET(mo, cache_dir, NULL);
+
+	return dir && *dir && !OPTS_GET(mo, kernel, NULL) && !OPTS_GET(mo, plan, NULL);
+}
+
+/*
+ * What the cache holds for this object and kernel: 1 with *out set (or
+ * the input, unchanged), 0 when there is nothing usable.
+ */
+static int from_cache(const struct mkf_cache_entry *ce, const char *name, const void *obj_buf,
+		      size_t obj_buf_sz, void **out, size_t *out_sz)
+{
+	struct mkf_obj check;
+	bool unchanged;
+	void *buf;
+	size_t sz;
+
+	if (!mkf_cache_get(ce, obj_buf, obj_buf_sz, &buf, &sz, &unchanged))
+		return 0;
+	if (unchanged) {
+		pr_info("%s: the rewrite cache has it: nothing to change for this kernel\n", name);
+		return 1;
+	}
+	/*
+	 * The entry goes to libbpf: it passes the reader's checks first,
+	 * as the rewrite it was made by did (only its user can write it).
+	 */
+	if (mkf_obj_read(&check, buf, sz)) {
+		pr_warn("%s: rewrite cache entry %s/%s is not a sound object; rewriting again\n",
+			name, ce->dir, ce->name);
+		free(buf);
+		return 0;
+	}
+	mkf_obj_release(&check);
+	*out = buf;
+	*out_sz = sz;
+	pr_info("%s: rewritten for this kernel, from the rewrite cache (%s/%s)\n", name, ce->dir,
+		ce->name);
+	return 1;
+}
+
+/*
  * Rewrite obj_buf for the target kernel. *out is obj_buf itself when
  * nothing changes, else a new buffer to free. Returns negative errno.
  */
@@ -73,8 +135,13 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		   const struct bpf_object_open_opts *opts, const struct mkf_open_opts *mo,
 		   void **out, size_t *out_sz)
 {
-	MKF_OPTS(mkf_plan_opts, popts, .object_name = name,
-		 .weaken_unresolved = OPTS_GET(mo, weaken_unresolved, false));
+	bool allow = OPTS_GET(mo, allow_unresolved, false);
+	bool weaken = OPTS_GET(mo, weaken_unresolved, false);
+	MKF_OPTS(mkf_plan_opts, popts, .object_name = name, .weaken_unresolved = weaken);
+	struct mkf_cache_entry ce, after;
+	struct mkf_kernel_opts custom;
+	const struct mkf_kernel_opts *ko = kernel_opts_of(mo, opts, &custom);
+	bool cached = use_cache(mo);
 	struct mkf_kernel *owned;
 	const struct mkf_kernel *k;
 	struct mkf_plan *plan;
@@ -85,15 +152,24 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	*out_sz = obj_buf_sz;
 	if (plan_out)
 		*plan_out = NULL;
-	k = get_kernel(mo, opts, &owned);
-	if (!k)
-		return -errno;
+	if (cached && mkf_cache_prepare(&ce, OPTS_GET(mo, cache_dir, NULL), ko, allow, weaken,
+					obj_buf, obj_buf_sz))
+		cached = false;
+	if (cached && from_cache(&ce, name, obj_buf, obj_buf_sz, out, out_sz)) {
+		mkf_cache_release(&ce);
+		return 0;
+	}
+	k = get_kernel(mo, ko, &owned);
+	if (!k) {
+		err = -errno;
+		goto out_cache;
+	}
 	plan = mkf_plan__compute(obj_buf, obj_buf_sz, k, &popts);
 	if (!plan) {
 		err = -errno;
 		goto out;
 	}
-	if (mkf_plan__unresolved_cnt(plan) && !OPTS_GET(mo, allow_unresolved, false)) {
+	if (mkf_plan__unresolved_cnt(plan) && !allow) {
 		pr_err("%s: %zu strong kfunc extern(s) fit nothing in the target kernel\n",
 			name, mkf_plan__unresolved_cnt(plan));
 		err = -ESRCH;
@@ -108,8 +184,23 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		*plan_out = plan;
 	else
 		mkf_plan__free(plan);
+	/*
+	 * Keep the result only if the kernel's files are still those the
+	 * key describes: a module that came or went while the kernel was
+	 * read would otherwise be remembered wrong.
+	 */
+	if (cached && !err &&
+	    !mkf_cache_prepare(&after, ce.dir, ko, allow, weaken, obj_buf, obj_buf_sz)) {
+		if (after.key.len == ce.key.len && !memcmp(after.key.buf, ce.key.buf, ce.key.len))
+			mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : *out,
+				      *out_sz);
+		mkf_cache_release(&after);
+	}
 out:
 	mkf_kernel__free(owned);
+out_cache:
+	if (cached)
+		mkf_cache_release(&ce);
 	return err;
 }
 

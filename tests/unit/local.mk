@@ -4,7 +4,7 @@
 # cached. Nothing is ever loaded into the running kernel.
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
-	tests/unit/insn-patch
+	tests/unit/insn-patch tests/unit/cache
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -39,6 +39,12 @@ tests_unit_real_btf_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_real_btf_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 # The public API as users get it: the shared library, exported symbols only.
+# The rewrite cache, through the public API as well.
+tests_unit_cache_SOURCES = tests/unit/cache.c $(UNIT_COMMON)
+tests_unit_cache_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_cache_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_cache_DEPENDENCIES = $(tests_bpf_unit_objects)
+
 tests_unit_api_SOURCES = tests/unit/api.c $(UNIT_COMMON)
 nodist_tests_unit_api_SOURCES = tests/bpf/unit_wq_new.skel.h
 tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)

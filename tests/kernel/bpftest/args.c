@@ -17,6 +17,8 @@ static const char usage_text[] =
 	"  starts the next case. Only PROG of OBJ is loaded.\n"
 	"  --name LABEL              name of the case in the report (default OBJ:PROG)\n"
 	"  --mkf                     open OBJ through libmagic-kfunc (default: plain libbpf)\n"
+	"  --rewrite-cache DIR       the same, with the library's rewrite cache in DIR\n"
+	"  --cache hit|miss          the open takes the object from that cache, or not\n"
 	"  --retval N                the load succeeds and one test run returns N\n"
 	"  --retval-prog-id N        the same, returning the program's ID plus N\n"
 	"  --wait-map MAP KEY VALUE  the load succeeds, the program runs once, and\n"
@@ -78,6 +80,8 @@ static void finish_case(struct bt_case *c)
 	const char *base = strrchr(c->obj, '/');
 	size_t len;
 
+	if (c->expect_cache && !c->cache_dir)
+		usage("--cache needs --rewrite-cache", c->label[0] ? c->label : c->prog);
 	if ((c->run || c->nr_maps || c->nr_attach || c->xlated_imm64) && c->expect_fail)
 		usage("a case cannot expect both a run and a failed load", c->label[0] ? c->label : c->prog);
 	if (c->label[0])
@@ -132,6 +136,15 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 			usage("a case needs OBJ PROG before its options", a);
 		if (!strcmp(a, "--mkf")) {
 			c->mkf = true;
+		} else if (!strcmp(a, "--rewrite-cache")) {
+			c->mkf = true;
+			c->cache_dir = value_of(argc, argv, &i);
+		} else if (!strcmp(a, "--cache")) {
+			const char *v = value_of(argc, argv, &i);
+
+			if (strcmp(v, "hit") && strcmp(v, "miss"))
+				usage("--cache takes hit or miss", v);
+			c->expect_cache = strcmp(v, "hit") ? BT_CACHE_MISS : BT_CACHE_HIT;
 		} else if (!strcmp(a, "--name")) {
 			snprintf(c->label, sizeof(c->label), "%s", value_of(argc, argv, &i));
 		} else if (!strcmp(a, "--retval") || !strcmp(a, "--retval-prog-id")) {

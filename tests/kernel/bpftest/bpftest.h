@@ -35,6 +35,8 @@ struct bt_case {
 	const char *prog;	/* the one program of the object to load */
 	char label[128];	/* how the case is named in the report */
 	bool mkf;		/* open through libmagic-kfunc, not plain libbpf */
+	const char *cache_dir;	/* ... with this rewrite cache (mkf_open_opts) */
+	enum { BT_CACHE_ANY, BT_CACHE_MISS, BT_CACHE_HIT } expect_cache;
 
 	/* Load must succeed (none of the expect_* below is set). */
 	bool run;		/* BPF_PROG_TEST_RUN once after loading */

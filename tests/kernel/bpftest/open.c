@@ -63,6 +63,12 @@ struct bpf_object *bt_open_object(const struct bt_case *c)
 	if (!c->mkf)
 		return bpf_object__open_file(c->obj, NULL);
 
+	if (c->cache_dir) {
+		/* The cache keeps no plan: asking for one would bypass it. */
+		MKF_OPTS(mkf_open_opts, copts, .cache_dir = c->cache_dir);
+
+		return mkf_object__open_file(c->obj, NULL, &copts);
+	}
 	MKF_OPTS(mkf_open_opts, mopts, .plan = &plan);
 	obj = mkf_object__open_file(c->obj, NULL, &mopts);
 	err = errno;

@@ -39,10 +39,35 @@ static void fail_after_load(const struct bt_case *c, const char *why)
 			   why);
 }
 
-/* Nothing could be checked: fail each declared check once, saying why. */
-static void fail_all(const struct bt_case *c, const char *why)
+static const char *cache_word(int expect)
+{
+	return expect == BT_CACHE_HIT ? "hit" : "miss";
+}
+
+/* Whether the open took the object from the rewrite cache, as expected. */
+static void check_cache(const struct bt_case *c)
+{
+	const char *log = bt_logs_text();
+	int got = strstr(log, "from the rewrite cache") || strstr(log, "the rewrite cache has it") ?
+		  BT_CACHE_HIT : BT_CACHE_MISS;
+
+	if (!c->expect_cache)
+		return;
+	guest_check(got == (int)c->expect_cache, "%s: rewrite cache %s (got a %s)", c->label,
+		    cache_word(c->expect_cache), cache_word(got));
+}
+
+/*
+ * Nothing could be checked: fail each declared check once, saying why
+ * (the cache's too unless CACHE_CHECKED).
+ */
+static void fail_all(const struct bt_case *c, const char *why, bool cache_checked)
 {
 	int i;
+
+	if (c->expect_cache && !cache_checked)
+		guest_fail("%s: rewrite cache %s: not reached (%s)", c->label,
+			   cache_word(c->expect_cache), why);
 
 	if (c->expect_fail) {
 		guest_fail("%s: load refused: not reached (%s)", c->label, why);
@@ -273,19 +298,23 @@ void bt_run_case(const struct bt_case *c, const struct bt_opts *o)
 		 * Refused before any load: the library found nothing in the
 		 * kernel for a strong extern. Its messages say why.
 		 */
-		check_refused(c, "open", errno);
+		int err = errno;
+
+		check_cache(c);
+		check_refused(c, "open", err);
 		return;
 	}
 	if (!obj) {
 		snprintf(why, sizeof(why), "cannot open %s: %s", c->obj, strerror(errno));
-		fail_all(c, why);
+		fail_all(c, why, false);
 		bt_print_indented("libbpf messages", bt_logs_text(), 30);
 		return;
 	}
+	check_cache(c);
 	prog = bpf_object__find_program_by_name(obj, c->prog);
 	if (!prog) {
 		snprintf(why, sizeof(why), "no program '%s' in %s", c->prog, c->obj);
-		fail_all(c, why);
+		fail_all(c, why, true);
 		bpf_object__close(obj);
 		return;
 	}

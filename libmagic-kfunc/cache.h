@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The rewrite cache of mkf_object__open_*() (mkf_open_opts.cache_dir):
+ * what the open handed libbpf for an object on a kernel, kept in a file
+ * so that the next open of the same object on the same kernel skips
+ * reading the kernel's BTF, planning and rewriting.
+ *
+ * An entry holds its key (what identifies the kernel, the library and
+ * the options), the whole input object and the output. A lookup
+ * compares key and object byte for byte: the file name (a hash of
+ * both) only finds the candidate, it decides nothing.
+ */
+#ifndef MKF_CACHE_H
+#define MKF_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "magic_kfunc.h"
+#include "strbuf.h"
+
+struct mkf_cache_entry {
+	const char *dir;
+	struct mkf_sb key;	/* the identity text, compared on lookup */
+	char name[64];		/* file name inside dir */
+	bool per_boot;		/* the key names this boot (running kernel) */
+	char boot[9];		/* its first eight boot_id characters */
+};
+
+/*
+ * Describe what the output depends on: the kernel's BTF files as the
+ * kernel options name them (NULL: the running kernel's directory), the
+ * library's and libbpf's versions, and the open options that change
+ * the output. 0 or a negative errno.
+ */
+int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
+		      const struct mkf_kernel_opts *ko, bool allow_unresolved,
+		      bool weaken_unresolved, const void *obj, size_t obj_sz);
+
+/*
+ * 1 with *out (malloc'd) and *out_sz, or *unchanged set when the open
+ * hands libbpf the input as it is; 0 when there is no valid entry.
+ */
+int mkf_cache_get(const struct mkf_cache_entry *ce, const void *obj, size_t obj_sz,
+		  void **out, size_t *out_sz, bool *unchanged);
+
+/* Keep OUT (NULL: unchanged) for the next open; warns if it cannot. */
+void mkf_cache_put(const struct mkf_cache_entry *ce, const void *obj, size_t obj_sz,
+		   const void *out, size_t out_sz);
+
+void mkf_cache_release(struct mkf_cache_entry *ce);
+
+#endif
