@@ -40,11 +40,17 @@
  * for reference only. Both libraries print warnings only (the library's
  * default also prints one info line per rewritten extern).
  *
+ * The process pins itself to the CPU it started on: the scheduler
+ * moving it mid-round between CPUs of different speed (a virtual
+ * machine's CPUs often are) would skew one side of that round.
+ *
  * Reads files only; nothing is loaded into the kernel.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -611,6 +617,22 @@ static struct stats stats_of(const double *v, size_t n)
 	return st;
 }
 
+/* Stay on one CPU: both sides of every round then run on the same one. */
+static void pin_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set)) {
+		printf("pinned: no (%s), the scheduler may move the rounds\n", strerror(errno));
+		return;
+	}
+	printf("pinned: to CPU %d\n", cpu);
+}
+
 static void print_machine(void)
 {
 	char line[512], model[256] = "unknown";
@@ -787,6 +809,7 @@ int main(int argc, char **argv)
 
 	printf("P1 rewrite cost (host): %lu rounds, %lu warm objects per round\n", b.runs, b.warm);
 	print_machine();
+	pin_cpu();
 	printf("libraries: libbpf v%u.%u, libmagic-kfunc %s\n", libbpf_major_version(),
 	       libbpf_minor_version(), mkf_version_string());
 	{
