@@ -19,17 +19,20 @@ check_DATA += kernels-fetched
 # The stock 6.12 builds meanwhile: the kernel tests compare against it
 # anyway, and once it is built kernel/build.sh makes the patched tree from
 # a copy of it, recompiling only what the series touches. So the kernels
-# of our series ("patched" in the catalogue) are fetched after it.
+# of our series ("patched" in the catalogue) are fetched right after it,
+# still beside the other kernels' downloads and builds: the end of one
+# kernel build (linking, BTF) leaves a CPU free for the other.
 if VM_TESTS
 kernels-fetched:
 	@kbuild=$${MKF_KERNEL_BUILD:-$(srcdir)/kernel/build.sh}; \
 	kernels=$(srcdir)/tests/vm/kernels; \
 	ours=$$("$$kernels" entries | awk '$$2 == "patched" { print $$1 }'); \
 	others=$$("$$kernels" list | grep -vxF "$$ours"); \
-	"$$kbuild" --stock >&2 & stock=$$!; \
+	( "$$kbuild" --stock >&2 || \
+		echo "*** warning: the stock kernel did not build: the tests that compare with it fail" >&2; \
+	  test -z "$$ours" || "$$kernels" fetch $$ours >&2 ) & ours_pid=$$!; \
 	"$$kernels" fetch $$others >&2; rc=$$?; \
-	wait $$stock || echo "*** warning: the stock kernel did not build: the tests that compare with it fail" >&2; \
-	test -z "$$ours" || "$$kernels" fetch $$ours >&2 || rc=1; \
+	wait $$ours_pid || rc=1; \
 	if test $$rc = 0; then :; \
 	elif test "$${MKF_STRICT:-0}" = 1; then exit 1; \
 	else echo "*** warning: the kernel catalogue could not be fetched: tests that need it will skip" >&2; fi
