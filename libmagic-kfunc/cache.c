@@ -25,13 +25,13 @@
 #include <bpf/libbpf.h>
 
 #include "cache.h"
+#include "kernel_load.h"
 #include "log.h"
 #include "opts.h"
 
 #define ENTRY_MAGIC "MKFCACHE"
 #define ENTRY_VERSION 1
 #define ENTRY_PREFIX "mkf1-"
-#define DEFAULT_BTF_DIR "/sys/kernel/btf"
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 #define CHUNK (64 * 1024)
 
@@ -86,53 +86,24 @@ static void key_file(struct mkf_sb *key, const char *what, const char *path)
 		      (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Every file of a BTF directory, as kernel_load.c reads it (sorted). */
+/* Every file of a BTF directory, as kernel_load.c reads it. */
 static int key_dir(struct mkf_sb *key, const char *dir, bool skip_modules)
 {
-	char **names = NULL, path[4096];
-	size_t cnt = 0, i;
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
+	char **names, path[4096];
+	size_t cnt, i;
+	int err;
 
 	if (skip_modules) {
 		snprintf(path, sizeof(path), "%s/vmlinux", dir);
 		key_file(key, "vmlinux", path);
 		return 0;
 	}
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char **tmp;
-
-		if (de->d_name[0] == '.')
-			continue;
-		tmp = realloc(names, (cnt + 1) * sizeof(*names));
-		if (!tmp || !(tmp[cnt] = strdup(de->d_name))) {
-			names = tmp ? tmp : names;
-			err = -ENOMEM;
-			break;
-		}
-		names = tmp;
-		cnt++;
-	}
-	closedir(d);
-	if (!err && cnt)
-		qsort(names, cnt, sizeof(*names), cmp_str);
+	err = mkf_btf_dir_list(dir, &names, &cnt);
 	for (i = 0; i < cnt; i++) {
-		if (!err) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			key_file(key, "btf", path);
-		}
-		free(names[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		key_file(key, "btf", path);
 	}
-	free(names);
+	mkf_btf_dir_free(names, cnt);
 	return err;
 }
 
@@ -202,7 +173,7 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 
 		/* A kernel's BTF files are only the same within one boot. */
 		ce->per_boot = read_boot(ce->boot, &ce->key);
-		err = key_dir(&ce->key, bdir ? bdir : DEFAULT_BTF_DIR,
+		err = key_dir(&ce->key, bdir ? bdir : MKF_DEFAULT_BTF_DIR,
 			      OPTS_GET(ko, skip_modules, false));
 	}
 	if (!err && ce->key.failed)

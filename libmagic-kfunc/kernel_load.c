@@ -12,10 +12,10 @@
 
 #include "magic_kfunc.h"
 #include "kernel_index.h"
+#include "kernel_load.h"
 #include "log.h"
 #include "opts.h"
 
-#define DEFAULT_BTF_DIR "/sys/kernel/btf"
 
 /*
  * Warn about a failed btf__parse*() and return its negative errno.
@@ -64,6 +64,55 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int mkf_btf_dir_list(const char *dir, char ***names, size_t *cnt)
+{
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0;
+	int err = 0;
+	DIR *d;
+
+	*names = NULL;
+	*cnt = 0;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char **tmp;
+
+		if (de->d_name[0] == '.')
+			continue;
+		tmp = realloc(v, (n + 1) * sizeof(*v));
+		if (!tmp || !(tmp[n] = strdup(de->d_name))) {
+			v = tmp ? tmp : v;
+			err = -ENOMEM;
+			break;
+		}
+		v = tmp;
+		n++;
+	}
+	closedir(d);
+	if (err) {
+		mkf_btf_dir_free(v, n);
+		return err;
+	}
+	/* v is NULL for an empty directory: qsort() must not see it. */
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*names = v;
+	*cnt = n;
+	return 0;
+}
+
+void mkf_btf_dir_free(char **names, size_t cnt)
+{
+	size_t i;
+
+	for (i = 0; i < cnt; i++)
+		free(names[i]);
+	free(names);
+}
+
 /*
  * Modules of the running kernel, in name order: libbpf walks them in
  * BTF id order, which only the bpf() syscall can tell, and a kfunc
@@ -71,43 +120,19 @@ static int cmp_str(const void *a, const void *b)
  */
 static int load_module_dir(struct mkf_kernel *k, const char *dir)
 {
-	char **names = NULL, path[4096];
-	size_t cnt = 0, i;
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
+	char **names, path[4096];
+	size_t cnt, i;
+	int err = mkf_btf_dir_list(dir, &names, &cnt);
 
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char **tmp;
-
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+	for (i = 0; i < cnt && !err; i++) {
+		if (!strcmp(names[i], "vmlinux"))
 			continue;
-		tmp = realloc(names, (cnt + 1) * sizeof(*names));
-		if (!tmp || !(tmp[cnt] = strdup(de->d_name))) {
-			names = tmp ? tmp : names;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		/* A module may unload while we read: warn, go on. */
+		if (load_module_file(k, names[i], path) == -ENOMEM)
 			err = -ENOMEM;
-			break;
-		}
-		names = tmp;
-		cnt++;
 	}
-	closedir(d);
-	/* names is NULL without modules: qsort() must not see it. */
-	if (!err && cnt)
-		qsort(names, cnt, sizeof(*names), cmp_str);
-	for (i = 0; i < cnt; i++) {
-		if (!err) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			/* A module may unload while we read: warn, go on. */
-			if (load_module_file(k, names[i], path) == -ENOMEM)
-				err = -ENOMEM;
-		}
-		free(names[i]);
-	}
-	free(names);
+	mkf_btf_dir_free(names, cnt);
 	return err;
 }
 
@@ -128,7 +153,7 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 	module_cnt = OPTS_GET(opts, module_cnt, 0);
 	dir = OPTS_GET(opts, btf_dir, NULL);
 	if (!dir)
-		dir = DEFAULT_BTF_DIR;
+		dir = MKF_DEFAULT_BTF_DIR;
 	if (module_cnt && (!module_paths || !vmlinux_path)) {
 		pr_err("module_paths need vmlinux_path\n");
 		return mkf_err_ptr(-EINVAL);

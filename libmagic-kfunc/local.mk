@@ -15,7 +15,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/insn_patch.c libmagic-kfunc/insn_patch.h \
 	libmagic-kfunc/kernel_index.c libmagic-kfunc/kernel_index.h \
 	libmagic-kfunc/kfuncs.c \
-	libmagic-kfunc/kernel_load.c \
+	libmagic-kfunc/kernel_load.c libmagic-kfunc/kernel_load.h \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
 	libmagic-kfunc/obj_check.c libmagic-kfunc/obj_check.h \
 	libmagic-kfunc/object.c libmagic-kfunc/object.h \

@@ -25,49 +25,11 @@
 #define MKF_BPF_OBJDIR "tests/bpf"
 #endif
 
-/* ---- capture the library's messages ---- */
-
-static char logbuf[8192];
-static size_t loglen;
-static bool clobber_errno;
-
-static int capture(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	int n;
-
-	(void)level;
-	n = vsnprintf(logbuf + loglen, sizeof(logbuf) - loglen, fmt, args);
-	if (n > 0)
-		loglen = loglen + (size_t)n < sizeof(logbuf) ? loglen + (size_t)n : sizeof(logbuf) - 1;
-	if (clobber_errno)
-		errno = 12345;
-	return n;
-}
-
-static void log_reset(void)
-{
-	loglen = 0;
-	logbuf[0] = 0;
-}
-
 /* ---- fixture files ---- */
 
 static char tmpdir[1024];
 static char vmlinux_path[4200], module_path[4200], dir_vmlinux[4200], dir_module[4200];
 static char btfdir[1100];
-
-static int write_btf(const char *path, const struct btf *btf)
-{
-	__u32 sz;
-	const void *raw = btf__raw_data(btf, &sz);
-	FILE *f = fopen(path, "wb");
-	int ok;
-
-	if (!f || !raw)
-		return -1;
-	ok = fwrite(raw, 1, sz, f) == sz;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
 
 static int make_files(enum fx_era era)
 {
@@ -83,8 +45,8 @@ static int make_files(enum fx_era era)
 	snprintf(btfdir, sizeof(btfdir), "%s/btf", tmpdir);
 	snprintf(dir_vmlinux, sizeof(dir_vmlinux), "%s/vmlinux", btfdir);
 	snprintf(dir_module, sizeof(dir_module), "%s/mkf_testmod", btfdir);
-	err = write_btf(vmlinux_path, vm) || write_btf(module_path, mod) ||
-	      mkdir(btfdir, 0700) || write_btf(dir_vmlinux, vm) || write_btf(dir_module, mod);
+	err = t_write_btf(vmlinux_path, vm) || t_write_btf(module_path, mod) ||
+	      mkdir(btfdir, 0700) || t_write_btf(dir_vmlinux, vm) || t_write_btf(dir_module, mod);
 	btf__free(mod);
 	btf__free(vm);
 	return err ? -1 : 0;
@@ -151,22 +113,22 @@ static void test_opts_validation(void)
 	} big;
 	struct mkf_kernel *k;
 
-	log_reset();
+	t_log_reset();
 	errno = 0;
 	k = mkf_kernel__load(&small);
 	t_check("opts: sz too small -> NULL, errno EINVAL", !k && errno == EINVAL, "errno %d", errno);
 	t_check("opts: the message says why, with the library's prefix",
-		strstr(logbuf, "libmagic-kfunc: mkf_kernel_opts size (4) is too small") != NULL,
-		"log: %s", logbuf);
+		strstr(t_log, "libmagic-kfunc: mkf_kernel_opts size (4) is too small") != NULL,
+		"log: %s", t_log);
 
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);
 	big.o.vmlinux_path = vmlinux_path;
 	big.newer[3] = 1;
-	log_reset();
+	t_log_reset();
 	k = mkf_kernel__load(&big.o);
 	t_check("opts: unknown non-zero tail bytes -> EINVAL", !k && errno == EINVAL &&
-		strstr(logbuf, "non-zero extra bytes"), "errno %d, log: %s", errno, logbuf);
+		strstr(t_log, "non-zero extra bytes"), "errno %d, log: %s", errno, t_log);
 	big.newer[3] = 0;
 	k = mkf_kernel__load(&big.o);
 	t_check("opts: unknown zero tail bytes are accepted", k != NULL, "errno %d", errno);
@@ -178,14 +140,14 @@ static void test_print_errno(void)
 	MKF_OPTS(mkf_kernel_opts, opts, .vmlinux_path = "/nonexistent/vmlinux.btf");
 	struct mkf_kernel *k;
 
-	clobber_errno = true;
-	log_reset();
+	t_log_clobber_errno = true;
+	t_log_reset();
 	k = mkf_kernel__load(&opts);
-	clobber_errno = false;
+	t_log_clobber_errno = false;
 	t_check("errno survives a print callback that clobbers it", !k && errno == ENOENT,
 		"errno %d", errno);
-	t_check("missing file is reported", strstr(logbuf, "/nonexistent/vmlinux.btf") != NULL,
-		"log: %s", logbuf);
+	t_check("missing file is reported", strstr(t_log, "/nonexistent/vmlinux.btf") != NULL,
+		"log: %s", t_log);
 }
 
 static void test_kernel_files(void)
@@ -260,7 +222,7 @@ static void test_kernel_check_all_types(void)
 	/* The BTF is the test's own, built in memory: it may be written. */
 	t->type = n + 7;
 	snprintf(path, sizeof(path), "%s/bad-ptr.btf", tmpdir);
-	if (write_btf(path, vm)) {
+	if (t_write_btf(path, vm)) {
 		t_fail("check_all_types: write the fixture", "%s", path);
 		btf__free(vm);
 		return;
@@ -368,7 +330,7 @@ static void test_kernel_btf_names(void)
 	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
 	int vm_id = bad_vm ? break_name(bad_vm, "bpf_wq_set_callback") : -1;
 	int mod_id = mod ? break_name(mod, "mkf_testmod_magic") : -1;
-	libbpf_print_fn_t quiet = mkf_set_print(capture);
+	libbpf_print_fn_t quiet = mkf_set_print(t_log_capture);
 	char want[128];
 	int ret;
 
@@ -376,16 +338,16 @@ static void test_kernel_btf_names(void)
 		t_fail("kernel BTF with a bad name: fixtures", "errno %d", errno);
 		goto out;
 	}
-	log_reset();
+	t_log_reset();
 	errno = 0;
 	t_check("mkf_kernel__new: a name offset past the strings -> NULL, EINVAL",
 		!mkf_kernel__new(bad_vm) && errno == EINVAL, "errno %d", errno);
 	snprintf(want, sizeof(want),
 		 "kernel BTF: BTF type [%d] has a name offset past the end of the strings", vm_id);
-	t_check("mkf_kernel__new: says which type", strstr(logbuf, want) != NULL,
-		"log: %s", logbuf);
+	t_check("mkf_kernel__new: says which type", strstr(t_log, want) != NULL,
+		"log: %s", t_log);
 
-	log_reset();
+	t_log_reset();
 	errno = 0;
 	ret = mkf_kernel__add_module(k, "mkf_testmod", mod);
 	t_check("mkf_kernel__add_module: a name offset past the strings -> -EINVAL",
@@ -393,8 +355,8 @@ static void test_kernel_btf_names(void)
 		"returned %d, errno %d", ret, errno);
 	snprintf(want, sizeof(want),
 		 "module BTF: BTF type [%d] has a name offset past the end of the strings", mod_id);
-	t_check("mkf_kernel__add_module: says which type", strstr(logbuf, want) != NULL,
-		"log: %s", logbuf);
+	t_check("mkf_kernel__add_module: says which type", strstr(t_log, want) != NULL,
+		"log: %s", t_log);
 out:
 	mkf_set_print(quiet);
 	mkf_kernel__free(k);
@@ -996,7 +958,7 @@ int main(void)
 {
 	libbpf_print_fn_t old;
 
-	old = mkf_set_print(capture);
+	old = mkf_set_print(t_log_capture);
 	T_EXPECT("mkf_set_print returns the previous (default) callback", old != NULL);
 	if (make_files(FX_70)) {
 		t_fail("fixture files", "cannot write fixture BTF files: %s", strerror(errno));

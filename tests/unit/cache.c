@@ -28,46 +28,13 @@
 #define HIT "from the rewrite cache"
 #define HIT_UNCHANGED "the rewrite cache has it"
 
-static char logbuf[16384];
-static size_t loglen;
-
-static int capture(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	int n;
-
-	(void)level;
-	n = vsnprintf(logbuf + loglen, sizeof(logbuf) - loglen, fmt, args);
-	if (n > 0)
-		loglen = loglen + (size_t)n < sizeof(logbuf) ? loglen + (size_t)n : sizeof(logbuf) - 1;
-	return n;
-}
-
-static void log_reset(void)
-{
-	loglen = 0;
-	logbuf[0] = 0;
-}
-
 static bool logged(const char *s)
 {
-	return strstr(logbuf, s) != NULL;
+	return strstr(t_log, s) != NULL;
 }
 
 static char tmpdir[1024], kpath[1100], kpath2[1100], btfdir[1100], cachedir[1100];
 static char modpath[1100];
-
-static int write_btf(const char *path, const struct btf *btf)
-{
-	__u32 sz;
-	const void *raw = btf__raw_data(btf, &sz);
-	FILE *f = fopen(path, "wb");
-	int ok;
-
-	if (!f || !raw)
-		return -1;
-	ok = fwrite(raw, 1, sz, f) == sz;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
 
 static int make_files(void)
 {
@@ -86,8 +53,8 @@ static int make_files(void)
 	snprintf(cachedir, sizeof(cachedir), "%s/cache", tmpdir);
 	snprintf(modpath, sizeof(modpath), "%s/mkf_testmod.btf", tmpdir);
 	snprintf(path, sizeof(path), "%s/vmlinux", btfdir);
-	err = !k616 || !k70 || !mod || write_btf(kpath, k616) || write_btf(kpath2, k70) ||
-	      mkdir(btfdir, 0700) || write_btf(path, k616) || write_btf(modpath, mod);
+	err = !k616 || !k70 || !mod || t_write_btf(kpath, k616) || t_write_btf(kpath2, k70) ||
+	      mkdir(btfdir, 0700) || t_write_btf(path, k616) || t_write_btf(modpath, mod);
 	btf__free(mod);
 	btf__free(k616);
 	btf__free(k70);
@@ -147,7 +114,7 @@ static bool open_ok(const char *path, const struct mkf_open_opts *mo)
 
 	int err;
 
-	log_reset();
+	t_log_reset();
 	obj = mkf_object__open_file(path, NULL, mo);
 	err = errno;
 	bpf_object__close(obj);
@@ -242,7 +209,7 @@ static void test_hit_and_miss(void)
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	t_check("first open: opens, takes nothing from the cache", open_ok(path, &mo) &&
-		!logged(HIT), "errno %d, log: %s", errno, logbuf);
+		!logged(HIT), "errno %d, log: %s", errno, t_log);
 	t_check("first open: creates the directory, mode 0700, with one entry",
 		!stat(cachedir, &st) && (st.st_mode & 0777) == 0700 &&
 		entries(name, sizeof(name)) == 1, "entries %d", entries(NULL, 0));
@@ -252,10 +219,10 @@ static void test_hit_and_miss(void)
 		st.st_size > file_size(path), "mode %o size %lld", st.st_mode & 0777,
 		(long long)st.st_size);
 
-	log_reset();
+	t_log_reset();
 	cached = mkf_object__open_file(path, NULL, &mo);
 	t_check("second open: from the cache, one info line", cached && logged(HIT) &&
-		!logged("bpf_wq_set_callback_impl"), "log: %s", logbuf);
+		!logged("bpf_wq_set_callback_impl"), "log: %s", t_log);
 	computed = mkf_object__open_file(path, NULL, &plain);
 	t_check("second open: the same programs, instruction for instruction, as an open "
 		"without cache", same_programs(cached, computed), "%p %p", (void *)cached,
@@ -269,21 +236,21 @@ static void test_hit_and_miss(void)
 		!logged(HIT) && entries(NULL, 0) == 2, "entries %d", entries(NULL, 0));
 	unlink(entry);
 	t_check("removing an entry: a miss, written again", open_ok(path, &mo) && !logged(HIT) &&
-		!stat(entry, &st), "log: %s", logbuf);
+		!stat(entry, &st), "log: %s", t_log);
 
 	/* The kernel's file changes (same content, another time): its key changes. */
 	utimensat(AT_FDCWD, kpath, times, 0);
 	t_check("the kernel's BTF file changed: a miss", open_ok(path, &mo) && !logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	t_check("the kernel's BTF file changed: then a hit", open_ok(path, &mo) && logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 
 	/* Another kernel: its own entry. */
 	ko.vmlinux_path = kpath2;
 	t_check("another kernel file: a miss", open_ok(path, &mo) && !logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	t_check("another kernel file, nothing to change: then a hit that hands the object "
-		"over as it is", open_ok(path, &mo) && logged(HIT_UNCHANGED), "log: %s", logbuf);
+		"over as it is", open_ok(path, &mo) && logged(HIT_UNCHANGED), "log: %s", t_log);
 	ko.vmlinux_path = kpath;
 
 	/* Entries the open must not trust (one entry, to know its name). */
@@ -293,16 +260,16 @@ static void test_hit_and_miss(void)
 		entries(NULL, 0));
 	snprintf(entry, sizeof(entry), "%s/%s", cachedir, name);
 	t_check("corrupt entry: a hit before it is damaged", open_ok(path, &mo) && logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	fd = open(entry, O_WRONLY);
 	t_check("corrupt entry: truncated by one byte", fd >= 0 &&
 		!ftruncate(fd, file_size(entry) - 1), "errno %d", errno);
 	if (fd >= 0)
 		close(fd);
 	t_check("corrupt entry: a miss, and the open succeeds", open_ok(path, &mo) &&
-		!logged(HIT), "log: %s", logbuf);
+		!logged(HIT), "log: %s", t_log);
 	t_check("corrupt entry: written again whole, a hit next", open_ok(path, &mo) &&
-		logged(HIT), "log: %s", logbuf);
+		logged(HIT), "log: %s", t_log);
 	/* Another object's entry under this one's name: the bytes decide. */
 	{
 		char other[4096], flipped[1200], fname[256] = "", fentry[4400];
@@ -318,13 +285,13 @@ static void test_hit_and_miss(void)
 		entries(fname, sizeof(fname));
 		snprintf(fentry, sizeof(fentry), "%s/%s", cachedir, fname);
 		t_check("the object one byte apart: a hit from its own entry",
-			open_ok(flipped, &mo) && logged(HIT), "log: %s", logbuf);
+			open_ok(flipped, &mo) && logged(HIT), "log: %s", t_log);
 		open_ok(path, &mo);
 		t_check("this object's entry renamed to that one's name: a miss",
 			!rename(entry, fentry) && open_ok(flipped, &mo) && !logged(HIT) &&
-			!logged(HIT_UNCHANGED), "log: %s", logbuf);
+			!logged(HIT_UNCHANGED), "log: %s", t_log);
 		t_check("then that object's own entry again: a hit", open_ok(flipped, &mo) &&
-			logged(HIT), "log: %s", logbuf);
+			logged(HIT), "log: %s", t_log);
 		open_ok(path, &mo);
 	}
 	/* An entry whose output is no object: checked before libbpf gets it. */
@@ -332,26 +299,26 @@ static void test_hit_and_miss(void)
 		!damage_output(entry), "errno %d", errno);
 	t_check("damaged output: not handed over, said so, the open succeeds",
 		open_ok(path, &mo) && !logged(HIT) && logged("is not a sound object"),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	t_check("damaged output: written again, a hit next", open_ok(path, &mo) && logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	/* Another user's entry (root can make one; others cannot). */
 	if (chown(entry, 65534, 65534)) {
 		t_skip("an entry of another user: ignored", "chown(2) to another user: %s (not root)",
 		       strerror(errno));
 	} else {
 		t_check("an entry of another user: ignored, said so", open_ok(path, &mo) &&
-			!logged(HIT) && logged("ignoring"), "log: %s", logbuf);
+			!logged(HIT) && logged("ignoring"), "log: %s", t_log);
 		t_check("an entry of another user: replaced by the caller's own",
 			!stat(entry, &st) && st.st_uid == geteuid() && open_ok(path, &mo) &&
-			logged(HIT), "uid %u, log: %s", st.st_uid, logbuf);
+			logged(HIT), "uid %u, log: %s", st.st_uid, t_log);
 	}
 	chmod(entry, 0666);
 	t_check("an entry others may write: ignored, said so", open_ok(path, &mo) &&
-		!logged(HIT) && logged("ignoring"), "log: %s", logbuf);
+		!logged(HIT) && logged("ignoring"), "log: %s", t_log);
 	t_check("an entry others may write: replaced by one of mode 0600",
 		!stat(entry, &st) && (st.st_mode & 0777) == 0600 && open_ok(path, &mo) &&
-		logged(HIT), "mode %o, log: %s", st.st_mode & 0777, logbuf);
+		logged(HIT), "mode %o, log: %s", st.st_mode & 0777, t_log);
 }
 
 static void test_not_used(void)
@@ -369,14 +336,14 @@ static void test_not_used(void)
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	t_check("an entry for this object and kernel", open_ok(path, &mo) && open_ok(path, &mo) &&
-		logged(HIT), "log: %s", logbuf);
+		logged(HIT), "log: %s", t_log);
 	before = entries(NULL, 0);
 	t_check("a plan asked for: computed, not cached", open_ok(path, &with_plan) && plan &&
 		!logged(HIT) && entries(NULL, 0) == before, "plan %p, log: %s", (void *)plan,
-		logbuf);
+		t_log);
 	mkf_plan__free(plan);
 	t_check("a kernel given as a struct: not cached", open_ok(path, &with_kernel) &&
-		!logged(HIT) && entries(NULL, 0) == before, "log: %s", logbuf);
+		!logged(HIT) && entries(NULL, 0) == before, "log: %s", t_log);
 	mkf_kernel__free(k);
 	btf__free(vm);
 
@@ -389,7 +356,7 @@ static void test_not_used(void)
 		snprintf(file, sizeof(file), "%s/bare.btf", tmpdir);
 		if (bare)
 			btf__add_int(bare, "int", 4, BTF_INT_SIGNED);
-		t_check("bare kernel file", bare && !write_btf(file, bare), "errno %d", errno);
+		t_check("bare kernel file", bare && !t_write_btf(file, bare), "errno %d", errno);
 		btf__free(bare);
 		obj_path("unit_list", path, sizeof(path));
 		before = entries(NULL, 0);
@@ -408,7 +375,7 @@ static void test_not_used(void)
 
 		obj_path("unit_wq_new", path, sizeof(path));
 		t_check("cache_dir is a file: opens anyway, warns", open_ok(path, &file_mo) &&
-			logged("rewrite cache: cannot"), "log: %s", logbuf);
+			logged("rewrite cache: cannot"), "log: %s", t_log);
 	}
 }
 
@@ -434,30 +401,30 @@ static void test_btf_dir(void)
 		close(open(stale, O_CREAT | O_WRONLY, 0600));
 		close(open(stale_tmp, O_CREAT | O_WRONLY, 0600));
 		t_check("btf_dir: a miss, written", open_ok(path, &mo) && !logged(HIT),
-			"log: %s", logbuf);
+			"log: %s", t_log);
 		t_check("btf_dir: the entry of another boot is removed", access(stale, F_OK) &&
 			errno == ENOENT, "errno %d", errno);
 		t_check("btf_dir: so is a temporary file of another boot", access(stale_tmp, F_OK) &&
 			errno == ENOENT, "errno %d", errno);
 	}
-	t_check("btf_dir: then a hit", open_ok(path, &mo) && logged(HIT), "log: %s", logbuf);
+	t_check("btf_dir: then a hit", open_ok(path, &mo) && logged(HIT), "log: %s", t_log);
 	snprintf(mod, sizeof(mod), "%s/mkf_testmod", btfdir);
 	t_check("btf_dir: a module's BTF appears", !rename(modpath, mod), "errno %d", errno);
 	t_check("btf_dir: a new module file: a miss", open_ok(path, &mo) && !logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	t_check("btf_dir: with the module: then a hit", open_ok(path, &mo) && logged(HIT),
-		"log: %s", logbuf);
+		"log: %s", t_log);
 	ko.skip_modules = true;
 	t_check("btf_dir, skip_modules: its own key, a miss", open_ok(path, &mo) &&
-		!logged(HIT), "log: %s", logbuf);
+		!logged(HIT), "log: %s", t_log);
 	ko.skip_modules = false;
 	t_check("btf_dir: writing it kept this boot's other entries", open_ok(path, &mo) &&
-		logged(HIT), "log: %s", logbuf);
+		logged(HIT), "log: %s", t_log);
 }
 
 int main(void)
 {
-	mkf_set_print(capture);
+	mkf_set_print(t_log_capture);
 	libbpf_set_print(NULL);
 	if (make_files()) {
 		t_fail("fixture files", "cannot write fixture BTF files: %s", strerror(errno));

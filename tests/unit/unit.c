@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,4 +102,44 @@ bool t_libbpf_validates_btf(void)
 {
 	return libbpf_major_version() > 1 ||
 	       (libbpf_major_version() == 1 && libbpf_minor_version() >= 2);
+}
+
+char t_log[16384];
+bool t_log_clobber_errno;
+static size_t t_log_len;
+
+int t_log_capture(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	size_t room = sizeof(t_log) - t_log_len;
+	int n;
+
+	(void)level;
+	n = vsnprintf(t_log + t_log_len, room, fmt, args);
+	if (n > 0)
+		t_log_len += (size_t)n < room ? (size_t)n : room - 1;
+	if (t_log_clobber_errno)
+		errno = 12345;
+	return n;
+}
+
+void t_log_reset(void)
+{
+	t_log_len = 0;
+	t_log[0] = '\0';
+}
+
+int t_write_btf(const char *path, const struct btf *btf)
+{
+	__u32 sz;
+	const void *raw = btf__raw_data(btf, &sz);
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f || !raw) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	ok = fwrite(raw, 1, sz, f) == sz;
+	return fclose(f) == 0 && ok ? 0 : -1;
 }

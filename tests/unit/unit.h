@@ -8,7 +8,10 @@
 #ifndef MKF_UNIT_H
 #define MKF_UNIT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 void t_ok(const char *name);
 __attribute__((format(printf, 2, 3)))
@@ -36,5 +39,19 @@ void t_quiet_library(void);
  * never shipped, are taken to do so too.
  */
 bool t_libbpf_validates_btf(void);
+
+/*
+ * A print callback (mkf_set_print(), libbpf_set_print()) that appends
+ * every message to t_log, until t_log_reset(). With t_log_clobber_errno
+ * set, it sets errno to 12345 after each message, for tests that the
+ * library keeps its own errno across its logging.
+ */
+extern char t_log[16384];
+extern bool t_log_clobber_errno;
+int t_log_capture(enum libbpf_print_level level, const char *fmt, va_list args);
+void t_log_reset(void);
+
+/* Write btf__raw_data() of BTF to PATH: 0, or -1 with errno set. */
+int t_write_btf(const char *path, const struct btf *btf);
 
 #endif
