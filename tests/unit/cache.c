@@ -232,6 +232,21 @@ static void test_hit_and_miss(void)
 	t_check("second open: no new entry", entries(NULL, 0) == 1, "entries %d",
 		entries(NULL, 0));
 
+	/* open_mem goes through the same cache: the bytes are the key, not the path. */
+	{
+		FILE *f = fopen(path, "rb");
+		char buf[1 << 16];
+		size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+		struct bpf_object *obj;
+
+		if (f)
+			fclose(f);
+		t_log_reset();
+		obj = n && n < sizeof(buf) ? mkf_object__open_mem(buf, n, NULL, &mo) : NULL;
+		t_check("open_mem of the same bytes: from the cache", obj && logged(HIT),
+			"%zu bytes, log: %s", n, t_log);
+		bpf_object__close(obj);
+	}
 	t_check("weaken_unresolved is part of the key: a miss", open_ok(path, &weak) &&
 		!logged(HIT) && entries(NULL, 0) == 2, "entries %d", entries(NULL, 0));
 	unlink(entry);
