@@ -1,32 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf_edit.h"
+#include "btf_out.h"
 #include "btf_util.h"
 
 /* Bounds pointer chains, as in btf_util.c (libbpf uses the same depth). */
 #define MAX_DEPTH 32
 
-static char *str_dup(const char *s)
-{
-	return strdup(s ? s : "");
-}
-
-int mkf_btf_add_proto(struct btf *btf, __u32 local_proto, int keep,
+int mkf_btf_add_proto(struct mkf_btf_out *out, __u32 local_proto, int keep,
 		      const struct btf *src, __u32 src_proto, int from, int to)
 {
-	const struct btf_type *t = btf__type_by_id(btf, local_proto);
+	const struct btf_type *t = mkf_btf_out__type(out, local_proto), *st = NULL;
 	int i, id, err = 0, nparams = keep + (to - from);
-	__u32 *types, ret;
-	char **names;
+	__u32 *types, *names, ret;
 
 	if (!t || !btf_is_func_proto(t) || keep < 0 || keep > btf_vlen(t) || from > to)
 		return -EINVAL;
 	if (from < to) {
-		const struct btf_type *st = src ? btf__type_by_id(src, src_proto) : NULL;
-
+		st = src ? btf__type_by_id(src, src_proto) : NULL;
 		if (!st || !btf_is_func_proto(st) || from < 0 || to > btf_vlen(st))
 			return -EINVAL;
 	}
@@ -36,79 +31,53 @@ int mkf_btf_add_proto(struct btf *btf, __u32 local_proto, int keep,
 		err = -ENOMEM;
 		goto out;
 	}
-	/*
-	 * Copy ids and names first: adding types and strings moves this
-	 * BTF's data, and libbpf reads a new string after growing its
-	 * buffer, so a name must not point into that buffer.
-	 */
+	/* Read what is kept before appending: appends may move records. */
 	ret = t->type;
 	for (i = 0; i < keep; i++) {
 		types[i] = btf_params(t)[i].type;
-		names[i] = str_dup(btf__name_by_offset(btf, btf_params(t)[i].name_off));
-		if (!names[i]) {
-			err = -ENOMEM;
-			goto out;
-		}
+		names[i] = btf_params(t)[i].name_off;
 	}
 	for (i = from; i < to; i++) {
-		const struct btf_param *p = btf_params(btf__type_by_id(src, src_proto)) + i;
+		const struct btf_param *p = btf_params(st) + i;
 
 		/* Keep the kernel's name: bpftool dumps then show what the
 		 * verifier will provide. */
-		names[keep + i - from] = str_dup(btf__name_by_offset(src, p->name_off));
-		if (!names[keep + i - from]) {
-			err = -ENOMEM;
+		id = mkf_btf_out__add_str(out, btf__name_by_offset(src, p->name_off) ?: "");
+		if (id < 0) {
+			err = id;
 			goto out;
 		}
-		id = mkf_btf_import_type(btf, src, p->type);
+		names[keep + i - from] = id;
+		id = mkf_btf_import_type(out, src, p->type);
 		if (id < 0) {
 			err = id;
 			goto out;
 		}
 		types[keep + i - from] = id;
 	}
-	id = btf__add_func_proto(btf, ret);
+	id = mkf_btf_out__add_type(out, 0, mkf_btf_info(BTF_KIND_FUNC_PROTO, 0, 0), ret, NULL, 0);
 	if (id < 0) {
 		err = id;
 		goto out;
 	}
-	for (i = 0; i < nparams; i++) {
-		err = btf__add_func_param(btf, names[i], types[i]);
-		if (err)
-			goto out;
-	}
+	for (i = 0; i < nparams && !err; i++)
+		err = mkf_btf_out__add_param(out, names[i], types[i]);
 out:
-	for (i = 0; names && i < nparams; i++)
-		free(names[i]);
 	free(types);
 	free(names);
 	return err ? err : id;
 }
 
-int mkf_btf_set_func(struct btf *btf, __u32 func_id, __u32 name_off, __u32 proto_id)
+static int find_named(const struct mkf_btf_out *dst, const char *name, __u32 kind, __u32 size)
 {
-	/* libbpf hands out const types; the BTF is ours and modifiable. */
-	struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, func_id);
-	const struct btf_type *p = btf__type_by_id(btf, proto_id);
-
-	if (!t || !btf_is_func(t) || !p || !btf_is_func_proto(p))
-		return -EINVAL;
-	t->name_off = name_off;
-	t->type = proto_id;
-	return 0;
-}
-
-
-static int find_named(const struct btf *dst, const char *name, __u32 kind, __u32 size)
-{
-	__u32 i, n = btf__type_cnt(dst);
+	__u32 i, n = mkf_btf_out__type_cnt(dst);
 
 	if (!*name)
 		return -ENOENT;
 	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(dst, i);
+		const struct btf_type *t = mkf_btf_out__type(dst, i);
 
-		if (btf_kind(t) != kind || strcmp(mkf_btf_name(dst, t), name))
+		if (btf_kind(t) != kind || strcmp(mkf_btf_out__str(dst, t->name_off), name))
 			continue;
 		if (kind == BTF_KIND_INT && t->size != size)
 			continue;
@@ -117,11 +86,42 @@ static int find_named(const struct btf *dst, const char *name, __u32 kind, __u32
 	return -ENOENT;
 }
 
-static int import_type(struct btf *dst, const struct btf *src, __u32 src_id, int depth)
+/* The sizes libbpf's btf__add_int(), _float() and _enum*() accept. */
+static bool int_size_ok(__u32 sz)
+{
+	return sz == 1 || sz == 2 || sz == 4 || sz == 8 || sz == 16;
+}
+
+static bool float_size_ok(__u32 sz)
+{
+	return sz == 2 || sz == 4 || sz == 8 || sz == 12 || sz == 16;
+}
+
+static bool enum_size_ok(__u32 sz)
+{
+	return sz == 1 || sz == 2 || sz == 4 || sz == 8;
+}
+
+/* A record with a name (required unless anonymous is allowed). */
+static int add_named(struct mkf_btf_out *dst, const char *name, bool anonymous, __u32 info,
+		     __u32 size_type, const void *tail, size_t tail_sz)
+{
+	int off;
+
+	if (!*name && !anonymous)
+		return -EINVAL;
+	off = mkf_btf_out__add_str(dst, name);
+	if (off < 0)
+		return off;
+	return mkf_btf_out__add_type(dst, off, info, size_type, tail, tail_sz);
+}
+
+static int import_type(struct mkf_btf_out *dst, const struct btf *src, __u32 src_id, int depth)
 {
 	const struct btf_type *t;
 	const char *name;
-	int id, ret_id;
+	__u32 kind;
+	int id;
 
 	if (depth <= 0)
 		return -ELOOP;
@@ -131,79 +131,97 @@ static int import_type(struct btf *dst, const struct btf *src, __u32 src_id, int
 	if (!src_id)
 		return 0; /* void */
 	name = mkf_btf_name(src, t);
+	kind = btf_kind(t);
 
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
+	switch (kind) {
+	case BTF_KIND_INT: {
+		__u32 enc = btf_int_encoding(t);
+
 		id = find_named(dst, name, BTF_KIND_INT, t->size);
 		if (id > 0)
 			return id;
-		return btf__add_int(dst, name, t->size, btf_int_encoding(t));
+		if (!int_size_ok(t->size) || (enc & ~(BTF_INT_SIGNED | BTF_INT_CHAR | BTF_INT_BOOL)))
+			return -EINVAL;
+		enc = mkf_btf_int_word(enc, 0, t->size * 8);
+		return add_named(dst, name, false, mkf_btf_info(kind, 0, 0), t->size, &enc,
+				 sizeof(enc));
+	}
 	case BTF_KIND_FLOAT:
-		return btf__add_float(dst, name, t->size);
+		if (!float_size_ok(t->size))
+			return -EINVAL;
+		return add_named(dst, name, false, mkf_btf_info(kind, 0, 0), t->size, NULL, 0);
 	case BTF_KIND_PTR:
 		id = import_type(dst, src, t->type, depth - 1);
 		if (id < 0)
 			return id;
-		return btf__add_ptr(dst, id);
+		return mkf_btf_out__add_type(dst, 0, mkf_btf_info(kind, 0, 0), id, NULL, 0);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		/* libbpf compares kinds only below the top level, so an
 		 * empty type of the same kind and name is enough. Reuse
 		 * the program's own definition when it has one. */
-		id = find_named(dst, name, btf_kind(t), 0);
+		id = find_named(dst, name, kind, 0);
 		if (id > 0)
 			return id;
-		return btf_is_struct(t) ? btf__add_struct(dst, name, 0)
-					: btf__add_union(dst, name, 0);
+		return add_named(dst, name, true, mkf_btf_info(kind, 0, 0), 0, NULL, 0);
 	case BTF_KIND_FWD:
-		id = find_named(dst, name, BTF_KIND_FWD, 0);
+		id = find_named(dst, name, kind, 0);
 		if (id > 0)
 			return id;
-		return btf__add_fwd(dst, name, btf_kflag(t) ? BTF_FWD_UNION : BTF_FWD_STRUCT);
+		return add_named(dst, name, false, mkf_btf_info(kind, btf_kflag(t), 0), 0, NULL, 0);
 	case BTF_KIND_ENUM:
-		return btf__add_enum(dst, name, t->size);
 	case BTF_KIND_ENUM64:
-		return btf__add_enum64(dst, name, t->size, false);
+		/* Without values, unsigned: what btf__add_enum*() start with. */
+		if (!enum_size_ok(t->size))
+			return -EINVAL;
+		return add_named(dst, name, true, mkf_btf_info(kind, 0, 0), t->size, NULL, 0);
 	case BTF_KIND_ARRAY: {
 		const struct btf_array *a = btf_array(t);
-		int elem = import_type(dst, src, a->type, depth - 1);
-		int index;
+		struct btf_array arr = { .nelems = a->nelems };
+		__u32 elem = a->type, index = a->index_type;
 
-		if (elem < 0)
-			return elem;
-		index = import_type(dst, src, a->index_type, depth - 1);
-		if (index < 0)
-			return index;
-		return btf__add_array(dst, index, elem, a->nelems);
+		/* a points into src, which imports leave alone. */
+		id = import_type(dst, src, elem, depth - 1);
+		if (id < 0)
+			return id;
+		arr.type = id;
+		id = import_type(dst, src, index, depth - 1);
+		if (id < 0)
+			return id;
+		arr.index_type = id;
+		return mkf_btf_out__add_type(dst, 0, mkf_btf_info(kind, 0, 0), 0, &arr, sizeof(arr));
 	}
 	case BTF_KIND_FUNC_PROTO: {
 		__u16 i, vlen = btf_vlen(t);
-		int *param_ids, err = 0;
+		int *param_ids, *name_offs, ret_id, err = 0;
 
 		/* Types first: a FUNC_PROTO's params must follow it directly. */
 		ret_id = import_type(dst, src, t->type, depth - 1);
 		if (ret_id < 0)
 			return ret_id;
 		param_ids = calloc(vlen + 1, sizeof(*param_ids));
-		if (!param_ids)
-			return -ENOMEM;
+		name_offs = calloc(vlen + 1, sizeof(*name_offs));
+		if (!param_ids || !name_offs)
+			err = -ENOMEM;
 		for (i = 0; i < vlen && !err; i++) {
 			const struct btf_param *p = btf_params(t) + i;
 
 			param_ids[i] = import_type(dst, src, p->type, depth - 1);
+			name_offs[i] = mkf_btf_out__add_str(dst, btf__name_by_offset(src, p->name_off) ?: "");
 			if (param_ids[i] < 0)
 				err = param_ids[i];
+			else if (name_offs[i] < 0)
+				err = name_offs[i];
 		}
-		id = err ? err : btf__add_func_proto(dst, ret_id);
+		id = err ? err : mkf_btf_out__add_type(dst, 0, mkf_btf_info(kind, 0, 0), ret_id,
+							 NULL, 0);
 		for (i = 0; i < vlen && id > 0; i++) {
-			const struct btf_param *p = btf_params(t) + i;
-
-			err = btf__add_func_param(dst, btf__name_by_offset(src, p->name_off),
-						  param_ids[i]);
+			err = mkf_btf_out__add_param(dst, name_offs[i], param_ids[i]);
 			if (err)
 				id = err;
 		}
 		free(param_ids);
+		free(name_offs);
 		return id;
 	}
 	default:
@@ -211,7 +229,7 @@ static int import_type(struct btf *dst, const struct btf *src, __u32 src_id, int
 	}
 }
 
-int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id)
+int mkf_btf_import_type(struct mkf_btf_out *dst, const struct btf *src, __u32 src_id)
 {
 	return import_type(dst, src, src_id, MAX_DEPTH);
 }

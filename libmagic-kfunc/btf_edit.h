@@ -8,29 +8,24 @@
 
 #include <bpf/btf.h>
 
-/*
- * Append a FUNC_PROTO made of local_proto's return type and its first
- * keep params, followed by params [from, to) of src_proto in src (their
- * types imported into btf). src may be NULL when from == to. Returns
- * the new id or a negative errno.
- */
-int mkf_btf_add_proto(struct btf *btf, __u32 local_proto, int keep,
-		      const struct btf *src, __u32 src_proto, int from, int to);
+#include "btf_out.h"
 
 /*
- * Give FUNC func_id a new name (string offset from btf__add_str()) and
- * prototype. Writes the type in place, so call it only after the last
- * btf__add_*() of this round: those may move the type data.
+ * Append to out a FUNC_PROTO made of local_proto's return type and its
+ * first keep params, followed by params [from, to) of src_proto in src
+ * (their types imported into out). src may be NULL when from == to.
+ * Returns the new id or a negative errno.
  */
-int mkf_btf_set_func(struct btf *btf, __u32 func_id, __u32 name_off, __u32 proto_id);
+int mkf_btf_add_proto(struct mkf_btf_out *out, __u32 local_proto, int keep,
+		      const struct btf *src, __u32 src_proto, int from, int to);
 
 /*
  * Add to dst a type that libbpf's compatibility rules accept in place
  * of src's type src_id: same kinds down pointer chains, structs and
  * unions as empty types of the same name, ints of the same size and
  * encoding (reused when dst already has one). Returns the id in dst
- * or a negative errno. dst and src must be different objects.
+ * or a negative errno.
  */
-int mkf_btf_import_type(struct btf *dst, const struct btf *src, __u32 src_id);
+int mkf_btf_import_type(struct mkf_btf_out *dst, const struct btf *src, __u32 src_id);
 
 #endif

@@ -8,6 +8,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/btf_compat.c libmagic-kfunc/btf_compat.h \
 	libmagic-kfunc/cache.c libmagic-kfunc/cache.h \
 	libmagic-kfunc/btf_edit.c libmagic-kfunc/btf_edit.h \
+	libmagic-kfunc/btf_out.c libmagic-kfunc/btf_out.h \
 	libmagic-kfunc/btf_util.c libmagic-kfunc/btf_util.h \
 	libmagic-kfunc/call_patch.c libmagic-kfunc/call_patch.h \
 	libmagic-kfunc/elf_util.c libmagic-kfunc/elf_util.h \

@@ -64,7 +64,7 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 			err = -ENOMEM;
 	}
 	if (!err && (res.change == MKF_PROTO_EXTEND || res.change == MKF_PROTO_RETYPE)) {
-		id = mkf_btf_import_type(plan->types, res.target->btf, res.target->proto);
+		id = mkf_btf_import_type(plan->imports, res.target->btf, res.target->proto);
 		if (id < 0)
 			err = id;
 		else
@@ -267,6 +267,27 @@ static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
 		pr_debug("%s: extern '%s' %s", obj_name, e->name, e->reason);
 }
 
+/* The kernel types the entries imported, as libbpf reads them back. */
+static int parse_imports(struct mkf_plan *plan)
+{
+	void *raw;
+	__u32 sz;
+	int err = 0;
+
+	if (mkf_btf_out__type_cnt(plan->imports) > 1) {
+		raw = mkf_btf_out__finish(plan->imports, &sz);
+		if (!raw)
+			return -errno;
+		plan->types = btf__new(raw, sz);
+		if (!plan->types)
+			err = -errno;
+		free(raw);
+	}
+	mkf_btf_out__free(plan->imports);
+	plan->imports = NULL;
+	return err;
+}
+
 static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts)
 {
@@ -301,9 +322,9 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		goto out;
 	}
 	plan->sym_cnt = obj->sym_cnt;
-	plan->types = btf__new_empty();
+	plan->imports = mkf_btf_out__new(NULL);
 	plan->entries = calloc(obj->extern_cnt + 1, sizeof(*plan->entries));
-	if (!plan->types || !plan->entries) {
+	if (!plan->imports || !plan->entries) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -323,6 +344,8 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		err = note_name_clashes(plan, obj);
 	if (!err && OPTS_GET(opts, weaken_unresolved, false))
 		err = weaken_unresolved(plan);
+	if (!err)
+		err = parse_imports(plan);
 	if (err)
 		goto out;
 	for (i = 0; i < plan->entry_cnt; i++) {
@@ -402,6 +425,7 @@ void mkf_plan__free(struct mkf_plan *plan)
 		free(plan->entries[i].reason);
 	}
 	free(plan->entries);
+	mkf_btf_out__free(plan->imports);
 	btf__free(plan->types);
 	mkf_plan_obj_free(plan->obj);
 	free(plan);

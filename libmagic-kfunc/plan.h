@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 
+#include "btf_out.h"
+
 #include "magic_kfunc.h"
 
 struct mkf_obj;
@@ -48,7 +50,10 @@ struct mkf_plan {
 	size_t entry_cnt;
 	size_t sym_cnt;			/* of the object planned for */
 	/* Kernel types needed to extend prototypes, copied so that the
-	 * plan does not depend on the kernel object's lifetime. */
+	 * plan does not depend on the kernel object's lifetime: collected
+	 * in imports while the plan is computed, then parsed into types
+	 * (NULL when no entry needed any). */
+	struct mkf_btf_out *imports;
 	struct btf *types;
 	size_t unresolved_cnt;
 	size_t change_cnt;

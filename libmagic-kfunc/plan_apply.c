@@ -34,27 +34,26 @@ static bool plan_matches(const struct mkf_plan *plan, const struct mkf_obj *obj)
 	return true;
 }
 
-/* The prototype an entry ends up with (added to obj->btf if new). */
-static int final_proto(struct mkf_obj *obj, const struct mkf_plan *plan,
+/* The prototype an entry ends up with (appended to out if new). */
+static int final_proto(struct mkf_btf_out *out, const struct mkf_plan *plan,
 		       const struct mkf_plan_entry *e, const struct mkf_extern *x)
 {
 	switch (e->change) {
 	case MKF_PROTO_EXTEND:
-		return mkf_btf_add_proto(obj->btf, x->proto_id, e->nparams, plan->types,
+		return mkf_btf_add_proto(out, x->proto_id, e->nparams, plan->types,
 					 e->extra_proto, e->nparams, e->nparams + e->delta);
 	case MKF_PROTO_SHRINK:
-		return mkf_btf_add_proto(obj->btf, x->proto_id, e->nparams + e->delta,
-					 NULL, 0, 0, 0);
+		return mkf_btf_add_proto(out, x->proto_id, e->nparams + e->delta, NULL, 0, 0, 0);
 	case MKF_PROTO_RETYPE:
 		/* The return type stays the program's, every param the kernel's. */
-		return mkf_btf_add_proto(obj->btf, x->proto_id, 0, plan->types, e->extra_proto, 0,
+		return mkf_btf_add_proto(out, x->proto_id, 0, plan->types, e->extra_proto, 0,
 					 e->nparams);
 	default:
 		return (int)x->proto_id;
 	}
 }
 
-static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
+static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct mkf_plan *plan,
 		      struct mkf_sym_edit *syms, size_t *sym_cnt)
 {
 	size_t i, n = plan->entry_cnt;
@@ -73,14 +72,14 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 
 		if (e->hidden_name) {
 			protos[i] = (int)obj->externs[i].proto_id;
-			names[i] = btf__add_str(obj->btf, e->hidden_name);
+			names[i] = mkf_btf_out__add_str(out, e->hidden_name);
 			err = names[i] < 0 ? names[i] : 0;
 			continue;
 		}
 		if (!mkf_entry_changes(e) || e->merged_into >= 0 || e->decision != MKF_DECISION_BIND)
 			continue;
-		protos[i] = final_proto(obj, plan, e, &obj->externs[i]);
-		names[i] = btf__add_str(obj->btf, e->kernel_name);
+		protos[i] = final_proto(out, plan, e, &obj->externs[i]);
+		names[i] = mkf_btf_out__add_str(out, e->kernel_name);
 		err = protos[i] < 0 ? protos[i] : names[i] < 0 ? names[i] : 0;
 	}
 	for (i = 0; i < n && !err; i++) {
@@ -95,10 +94,10 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 		 * whichever libbpf meets first, it checks the same thing.
 		 */
 		protos[i] = protos[keep] ? protos[keep] : (int)obj->externs[keep].proto_id;
-		names[i] = btf__add_str(obj->btf, e->kernel_name);
+		names[i] = mkf_btf_out__add_str(out, e->kernel_name);
 		err = names[i] < 0 ? names[i] : 0;
 	}
-	/* Round 2, in place (no appends any more): FUNCs and symbols. */
+	/* Round 2: FUNCs repointed, symbols. */
 	for (i = 0; i < n && !err; i++) {
 		const struct mkf_plan_entry *e = &plan->entries[i];
 		struct mkf_sym_edit *s;
@@ -108,7 +107,7 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 		if (e->decision == MKF_DECISION_WEAKEN) {
 			/* The symbol's binding: libbpf reads weakness from it. */
 			if (e->hidden_name)
-				err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
+				err = mkf_btf_out__set_func(out, e->func_id, names[i], protos[i]);
 			s = &syms[(*sym_cnt)++];
 			s->sym_idx = e->sym_idx;
 			s->name = e->hidden_name ? e->hidden_name : e->name;
@@ -116,7 +115,7 @@ static int plan_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 			s->weaken = true;
 			continue;
 		}
-		err = mkf_btf_set_func(obj->btf, e->func_id, names[i], protos[i]);
+		err = mkf_btf_out__set_func(out, e->func_id, names[i], protos[i]);
 		if (e->hidden_name) {
 			s = &syms[(*sym_cnt)++];
 			s->sym_idx = e->sym_idx;
@@ -188,8 +187,9 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	struct mkf_elf_edits edits = {};
 	struct mkf_scn_edits scns = {};
 	struct mkf_sym_edit *syms = NULL;
+	struct mkf_btf_out *out = NULL;
 	struct mkf_obj *obj = NULL;
-	const void *raw;
+	void *raw = NULL;
 	__u32 raw_sz;
 	int err;
 
@@ -229,20 +229,28 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 		goto out;
 	}
 
-	syms = calloc(plan->entry_cnt, sizeof(*syms));
-	if (!syms) {
-		err = -ENOMEM;
+	if (!obj->btf) {
+		/* Externs are found through .BTF: a plan with changes has one. */
+		pr_err("the object has no .BTF to rewrite\n");
+		err = -EINVAL;
 		goto out;
 	}
-	err = plan_edits(obj, plan, syms, &edits.sym_cnt);
+	syms = calloc(plan->entry_cnt, sizeof(*syms));
+	out = mkf_btf_out__new(obj->btf);
+	if (!syms || !out) {
+		err = syms ? -errno : -ENOMEM;
+		goto out;
+	}
+	err = plan_edits(obj, out, plan, syms, &edits.sym_cnt);
 	if (err)
 		goto out;
 	err = call_edits(obj, plan, &scns);
 	if (err)
 		goto out;
-	raw = btf__raw_data(obj->btf, &raw_sz);
+	raw = mkf_btf_out__finish(out, &raw_sz);
 	if (!raw) {
-		err = -ENOMEM;
+		err = -errno;
+		pr_err("the rewritten .BTF does not parse back: %s\n", strerror(-err));
 		goto out;
 	}
 	edits.scns = scns.v;
@@ -253,6 +261,8 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	err = mkf_elf_write(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
 out:
 	mkf_scn_edits_free(&scns);
+	mkf_btf_out__free(out);
+	free(raw);
 	free(syms);
 	mkf_plan_obj_free(obj);
 	return err;
