@@ -109,7 +109,6 @@ static int add_extern(struct mkf_obj *obj, const char *name, size_t sym_idx,
 	const struct btf_type *t;
 	const struct btf_type *proto;
 	struct mkf_extern *ext;
-	size_t i;
 	int id;
 
 	id = find_extern_btf_id(obj, name);
@@ -145,19 +144,17 @@ static int add_extern(struct mkf_obj *obj, const char *name, size_t sym_idx,
 			name, id);
 		return -EINVAL;
 	}
-	for (i = 0; i < obj->extern_cnt; i++) {
-		if (!strcmp(obj->externs[i].name, name)) {
-			pr_err("extern '%s' is defined twice in the symbol table (symbols %zu "
-				"and %zu)\n", name, obj->externs[i].sym_idx, sym_idx);
-			return -EINVAL;
-		}
-	}
+	/* Two externs of one name: collect_kept_names() finds them sorted. */
+	if (obj->extern_cnt == obj->extern_cap) {
+		size_t cap = obj->extern_cap ? obj->extern_cap * 2 : 16;
 
-	ext = realloc(obj->externs, (obj->extern_cnt + 1) * sizeof(*ext));
-	if (!ext)
-		return -ENOMEM;
-	obj->externs = ext;
-	ext = &ext[obj->extern_cnt];
+		ext = realloc(obj->externs, cap * sizeof(*ext));
+		if (!ext)
+			return -ENOMEM;
+		obj->externs = ext;
+		obj->extern_cap = cap;
+	}
+	ext = &obj->externs[obj->extern_cnt];
 	memset(ext, 0, sizeof(*ext));
 	ext->name = strdup(name);
 	ext->essential = strndup(name, mkf_essential_name_len(name));
@@ -189,6 +186,17 @@ bool mkf_obj_name_taken(const struct mkf_obj *obj, const char *name)
 	return in_sorted(obj->kept_names, obj->kept_cnt, name);
 }
 
+/* The symbol of the nth extern (in symbol order) named name. */
+static size_t extern_sym(const struct mkf_obj *obj, const char *name, size_t nth)
+{
+	size_t i;
+
+	for (i = 0; i < obj->extern_cnt; i++)
+		if (!strcmp(obj->externs[i].name, name) && !nth--)
+			return obj->externs[i].sym_idx;
+	return 0;
+}
+
 /*
  * The names no kfunc extern may be renamed to: every other symbol, BTF
  * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
@@ -210,6 +218,14 @@ static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t str
 		externs[i] = obj->externs[i].name;
 	if (obj->extern_cnt)
 		qsort(externs, obj->extern_cnt, sizeof(*externs), cmp_str);
+	for (i = 1; i < obj->extern_cnt; i++) {
+		if (strcmp(externs[i - 1], externs[i]))
+			continue;
+		pr_err("extern '%s' is defined twice in the symbol table (symbols %zu and %zu)\n",
+		       externs[i], extern_sym(obj, externs[i], 0), extern_sym(obj, externs[i], 1));
+		free(externs);
+		return -EINVAL;
+	}
 	for (i = 0; i < obj->sym_cnt + obj->btf_name_cnt && !err; i++) {
 		GElf_Sym sym;
 

@@ -34,7 +34,7 @@ struct mkf_obj {
 	size_t symtab_shndx;
 	size_t sym_cnt;
 	struct mkf_extern *externs;
-	size_t extern_cnt;
+	size_t extern_cnt, extern_cap;
 	/* BTF FUNCs and VARs by name, then id; which ids .ksyms lists. */
 	struct mkf_btf_name *btf_names;
 	size_t btf_name_cnt;
