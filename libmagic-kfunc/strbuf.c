@@ -27,11 +27,36 @@ static bool sb_reserve(struct mkf_sb *sb, size_t need)
 	return true;
 }
 
+/* Append len bytes of s. */
+static void sb_append(struct mkf_sb *sb, const char *s, size_t len)
+{
+	if (sb->failed || !sb_reserve(sb, sb->len + len + 1))
+		return;
+	memcpy(sb->buf + sb->len, s, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
 void mkf_sb_vprintf(struct mkf_sb *sb, const char *fmt, va_list args)
 {
 	va_list again;
 	int n;
 
+	/*
+	 * Reasons are built from many pieces, most of them plain text or a
+	 * lone "%s": vsnprintf() costs far more than a copy for those.
+	 */
+	if (!strchr(fmt, '%')) {
+		sb_append(sb, fmt, strlen(fmt));
+		return;
+	}
+	if (!strcmp(fmt, "%s")) {
+		const char *s = va_arg(args, const char *);
+
+		s = s ? s : "(null)";
+		sb_append(sb, s, strlen(s));
+		return;
+	}
 	if (sb->failed || !sb_reserve(sb, sb->len + 1))
 		return;
 	/* Format once into the room there is; again only if it was short. */
