@@ -7,6 +7,7 @@
 
 #include "btf_util.h"
 #include "log.h"
+#include "strbuf.h"
 
 /* Bounds pointer/modifier chains; libbpf uses the same depth. */
 #define MAX_DEPTH 32
@@ -39,65 +40,65 @@ static void type_str(const struct btf *btf, __u32 id, char *buf, size_t sz, int 
 	char inner[128];
 
 	if (!id) {
-		snprintf(buf, sz, "void");
+		mkf_snprintf(buf, sz, "void");
 		return;
 	}
 	if (!t || depth <= 0) {
-		snprintf(buf, sz, "?");
+		mkf_snprintf(buf, sz, "?");
 		return;
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
 	case BTF_KIND_TYPEDEF:
-		snprintf(buf, sz, "%s", name);
+		mkf_snprintf(buf, sz, "%s", name);
 		break;
 	case BTF_KIND_STRUCT:
-		snprintf(buf, sz, "struct %s", *name ? name : "(anon)");
+		mkf_snprintf(buf, sz, "struct %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_UNION:
-		snprintf(buf, sz, "union %s", *name ? name : "(anon)");
+		mkf_snprintf(buf, sz, "union %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		snprintf(buf, sz, "enum %s", *name ? name : "(anon)");
+		mkf_snprintf(buf, sz, "enum %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_FWD:
 		/* Spelled out: libbpf does not match a forward declaration
 		 * with a definition, so the difference matters. */
-		snprintf(buf, sz, "%s %s (declaration only)",
-			 btf_kflag(t) ? "union" : "struct", name);
+		mkf_snprintf(buf, sz, "%s %s (declaration only)",
+			     btf_kflag(t) ? "union" : "struct", name);
 		break;
 	case BTF_KIND_PTR: {
 		const struct btf_type *pt = btf__type_by_id(btf, t->type);
 
 		if (pt && btf_is_func_proto(pt)) {
-			snprintf(buf, sz, "function pointer (%u params)", btf_vlen(pt));
+			mkf_snprintf(buf, sz, "function pointer (%u params)", btf_vlen(pt));
 			break;
 		}
 		type_str(btf, t->type, inner, sizeof(inner), depth - 1);
-		snprintf(buf, sz, "%s *", inner);
+		mkf_snprintf(buf, sz, "%s *", inner);
 		break;
 	}
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
 		type_str(btf, t->type, inner, sizeof(inner), depth - 1);
-		snprintf(buf, sz, "%s %s", btf_is_const(t) ? "const" :
-			 btf_is_volatile(t) ? "volatile" : "restrict", inner);
+		mkf_snprintf(buf, sz, "%s %s", btf_is_const(t) ? "const" :
+			     btf_is_volatile(t) ? "volatile" : "restrict", inner);
 		break;
 	case BTF_KIND_TYPE_TAG:
 		type_str(btf, t->type, buf, sz, depth - 1);
 		break;
 	case BTF_KIND_ARRAY:
 		type_str(btf, btf_array(t)->type, inner, sizeof(inner), depth - 1);
-		snprintf(buf, sz, "%s[%u]", inner, btf_array(t)->nelems);
+		mkf_snprintf(buf, sz, "%s[%u]", inner, btf_array(t)->nelems);
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		snprintf(buf, sz, "function (%u params)", btf_vlen(t));
+		mkf_snprintf(buf, sz, "function (%u params)", btf_vlen(t));
 		break;
 	default:
-		snprintf(buf, sz, "kind %u '%s'", btf_kind(t), name);
+		mkf_snprintf(buf, sz, "kind %u '%s'", btf_kind(t), name);
 		break;
 	}
 }
@@ -113,9 +114,9 @@ void mkf_decl_str(const char *type, const char *name, char *buf, size_t sz)
 	bool glue = n && type[n - 1] == '*';
 
 	if (!name || !*name)
-		snprintf(buf, sz, "%s", type);
+		mkf_snprintf(buf, sz, "%s", type);
 	else
-		snprintf(buf, sz, "%s%s%s", type, glue ? "" : " ", name);
+		mkf_snprintf(buf, sz, "%s%s%s", type, glue ? "" : " ", name);
 }
 
 /* Whether every name offset of type id points into the strings. */

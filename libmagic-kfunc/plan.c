@@ -112,7 +112,7 @@ static int hide_weak(struct mkf_plan_entry *e)
 	e->hidden_name = malloc(len);
 	if (!e->hidden_name)
 		return -ENOMEM;
-	snprintf(e->hidden_name, len, "%s%s", prefix, e->name);
+	mkf_snprintf(e->hidden_name, len, "%s%s", prefix, e->name);
 	return append_reason(e, "  hidden: renamed to '%s' in the object, a name no kernel has, so "
 			     "that libbpf resolves the weak extern to 0 instead of %s\n",
 			     e->hidden_name, e->libbpf == MKF_LIBBPF_INCOMPATIBLE

@@ -63,9 +63,9 @@ static void where(const struct mkf_kernel *k, const struct mkf_func *fn, char *b
 
 	(void)k;
 	if (mod)
-		snprintf(buf, sz, "module %s [%u]", mod, fn->id);
+		mkf_snprintf(buf, sz, "module %s [%u]", mod, fn->id);
 	else
-		snprintf(buf, sz, "vmlinux [%u]", fn->id);
+		mkf_snprintf(buf, sz, "vmlinux [%u]", fn->id);
 }
 
 /* "void *aux__prog" for parameter i of a kernel prototype. */
@@ -238,7 +238,7 @@ int mkf_func_unsplit(const struct mkf_func *fn)
 	}
 	if (!provided)
 		return 0;
-	snprintf(impl, sizeof(impl), "%s_impl", fn->name);
+	mkf_snprintf(impl, sizeof(impl), "%s_impl", fn->name);
 	return mkf_kernel_find(fn->kernel, impl) ? 0 : provided;
 }
 

@@ -4,7 +4,7 @@
 # cached. Nothing is ever loaded into the running kernel.
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
-	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out
+	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -37,6 +37,12 @@ tests_unit_btf_out_SOURCES = tests/unit/btf-out.c tests/unit/unit.c tests/unit/u
 tests_unit_btf_out_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_btf_out_LDFLAGS = -static
 tests_unit_btf_out_LDADD = $(UNIT_LDADD)
+
+# The reasons' string builder and its own formatter against snprintf().
+tests_unit_strbuf_SOURCES = tests/unit/strbuf.c tests/unit/unit.c tests/unit/unit.h
+tests_unit_strbuf_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_strbuf_LDFLAGS = -static
+tests_unit_strbuf_LDADD = $(UNIT_LDADD)
 
 tests_unit_real_btf_SOURCES = tests/unit/real-btf.c $(UNIT_COMMON)
 tests_unit_real_btf_CPPFLAGS = $(UNIT_CPPFLAGS)
