@@ -48,6 +48,8 @@ struct ctx {
 	const struct mkf_func *fb, *fi;
 	__u32 set_regs;			/* registers to set before each call */
 	struct mkf_sb params;		/* the params appended or dropped */
+	const struct mkf_func *compat_fn; /* protos_compat()'s last answer */
+	bool compat;
 };
 
 static int proto_vlen(const struct btf *btf, __u32 proto)
@@ -55,6 +57,20 @@ static int proto_vlen(const struct btf *btf, __u32 proto)
 	const struct btf_type *t = btf__type_by_id(btf, proto);
 
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+/*
+ * libbpf's verdict on the program's prototype against fn's: asked for
+ * the plain-libbpf remark and by rule same, most often of the same
+ * function, and it walks both prototypes.
+ */
+static bool protos_compat(struct ctx *c, const struct mkf_func *fn)
+{
+	if (c->compat_fn != fn) {
+		c->compat = mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto);
+		c->compat_fn = fn;
+	}
+	return c->compat;
 }
 
 static void where(const struct mkf_kernel *k, const struct mkf_func *fn, char *buf, size_t sz)
@@ -133,7 +149,7 @@ static enum check check_same(struct ctx *c, const struct mkf_func *fn, struct mk
 		mkf_sb_printf(why, "      takes %d params, the program passes %d\n", m, c->n);
 		return CHECK_NO;
 	}
-	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto))
+	if (protos_compat(c, fn))
 		return CHECK_OK;
 	if (retype_fits(c, fn))
 		return CHECK_RETYPE;
@@ -337,7 +353,7 @@ static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_
 			  c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
 		return;
 	}
-	if (mkf_protos_compat(c->lb, c->ext->proto_id, fn->btf, fn->proto)) {
+	if (protos_compat(c, fn)) {
 		bool unsplit = mkf_func_unsplit(fn);
 
 		res->libbpf = mkf_func_callable(fn) && !unsplit ? MKF_LIBBPF_BINDS
