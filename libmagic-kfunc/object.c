@@ -204,15 +204,16 @@ static size_t extern_sym(const struct mkf_obj *obj, const char *name, size_t nth
  */
 static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t strtab)
 {
-	const char **externs, *name;
-	size_t i, n = 0;
-	int err = 0;
+	size_t i, j, e, n = 0, sym_n = 0;
+	const char **externs, **syms, *name;
+	int err = 0, c = 1;
 
 	externs = calloc(obj->extern_cnt + 1, sizeof(*externs));
+	syms = calloc(obj->sym_cnt + 1, sizeof(*syms));
 	obj->kept_names = calloc(obj->sym_cnt + obj->btf_name_cnt + 1, sizeof(*obj->kept_names));
-	if (!externs || !obj->kept_names) {
-		free(externs);
-		return -ENOMEM;
+	if (!externs || !syms || !obj->kept_names) {
+		err = -ENOMEM;
+		goto out;
 	}
 	for (i = 0; i < obj->extern_cnt; i++)
 		externs[i] = obj->externs[i].name;
@@ -223,26 +224,45 @@ static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t str
 			continue;
 		pr_err("extern '%s' is defined twice in the symbol table (symbols %zu and %zu)\n",
 		       externs[i], extern_sym(obj, externs[i], 0), extern_sym(obj, externs[i], 1));
-		free(externs);
-		return -EINVAL;
+		err = -EINVAL;
+		goto out;
 	}
-	for (i = 0; i < obj->sym_cnt + obj->btf_name_cnt && !err; i++) {
+	for (i = 0; i < obj->sym_cnt; i++) {
 		GElf_Sym sym;
 
-		if (i < obj->sym_cnt) {
-			name = gelf_getsym(symdata, (int)i, &sym) ?
-			       elf_strptr(obj->elf, strtab, sym.st_name) : NULL;
-			err = name ? 0 : -EINVAL;
-		} else {
-			name = obj->btf_names[i - obj->sym_cnt].name;
+		name = gelf_getsym(symdata, (int)i, &sym) ?
+		       elf_strptr(obj->elf, strtab, sym.st_name) : NULL;
+		if (!name) {
+			err = -EINVAL;
+			goto out;
 		}
-		if (name && *name && !in_sorted(externs, obj->extern_cnt, name))
-			obj->kept_names[n++] = name;
+		if (*name)
+			syms[sym_n++] = name;
 	}
-	free(externs);
+	if (sym_n)
+		qsort(syms, sym_n, sizeof(*syms), cmp_str);
+	/*
+	 * The BTF names are sorted already (index_object_btf()): merge them
+	 * with the symbols' and leave out the externs', all in one pass.
+	 */
+	for (i = j = e = 0; i < sym_n || j < obj->btf_name_cnt;) {
+		if (j == obj->btf_name_cnt ||
+		    (i < sym_n && strcmp(syms[i], obj->btf_names[j].name) <= 0))
+			name = syms[i++];
+		else
+			name = obj->btf_names[j++].name;
+		if (!*name)
+			continue;
+		while (e < obj->extern_cnt && (c = strcmp(externs[e], name)) < 0)
+			e++;
+		if (e < obj->extern_cnt && !c)
+			continue;
+		obj->kept_names[n++] = name;
+	}
 	obj->kept_cnt = n;
-	if (n)
-		qsort(obj->kept_names, n, sizeof(*obj->kept_names), cmp_str);
+out:
+	free(externs);
+	free(syms);
 	return err;
 }
 
