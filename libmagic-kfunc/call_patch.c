@@ -14,6 +14,7 @@
 #include "elf_util.h"
 #include "insn_patch.h"
 #include "log.h"
+#include "obj_image.h"
 
 /* One section of the object as the patching goes on. */
 struct scn {
@@ -76,7 +77,9 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 		s->name = elf_strptr(elf, shstrndx, s->sh.sh_name);
 		if (!s->name)
 			s->name = "";
-		d = s->sh.sh_type == SHT_NOBITS ? NULL : elf_getdata(scn, NULL);
+		/* DWARF: not in the reader's image, and the patch needs none of it. */
+		d = s->sh.sh_type == SHT_NOBITS || mkf_scn_is_dwarf(&s->sh, s->name) ? NULL :
+		    elf_getdata(scn, NULL);
 		s->size = d && d->d_buf ? d->d_size : 0;
 		if (s->size) {
 			s->orig = malloc(s->size);

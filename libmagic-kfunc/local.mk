@@ -19,6 +19,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/kernel_load.c libmagic-kfunc/kernel_load.h \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
 	libmagic-kfunc/obj_check.c libmagic-kfunc/obj_check.h \
+	libmagic-kfunc/obj_image.c libmagic-kfunc/obj_image.h \
 	libmagic-kfunc/object.c libmagic-kfunc/object.h \
 	libmagic-kfunc/open.c \
 	libmagic-kfunc/opts.c libmagic-kfunc/opts.h \

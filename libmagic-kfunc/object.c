@@ -494,13 +494,14 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 		pr_err("libelf: %s\n", elf_errmsg(-1));
 		return -EINVAL;
 	}
-	/* libelf may convert data in place: work on a private copy. */
-	obj->buf = malloc(sz);
-	if (!obj->buf)
-		return -ENOMEM;
-	memcpy(obj->buf, buf, sz);
-	obj->sz = sz;
-	obj->elf = elf_memory(obj->buf, sz);
+	/*
+	 * A private copy, which a plan keeps for the rewrite: the caller's
+	 * bytes need not live as long. Without its DWARF (obj_image.h).
+	 */
+	err = mkf_obj_image_copy(&obj->img, buf, sz);
+	if (err)
+		return err;
+	obj->elf = elf_memory(obj->img.buf, sz);
 	if (!obj->elf || elf_kind(obj->elf) != ELF_K_ELF || !gelf_getehdr(obj->elf, &ehdr) ||
 	    ehdr.e_type != ET_REL) {
 		pr_err("not a relocatable ELF object\n");
@@ -574,6 +575,6 @@ void mkf_obj_release(struct mkf_obj *obj)
 	btf__free(obj->btf);
 	if (obj->elf)
 		elf_end(obj->elf);
-	free(obj->buf);
+	mkf_obj_image_free(&obj->img);
 	memset(obj, 0, sizeof(*obj));
 }

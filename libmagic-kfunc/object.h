@@ -11,6 +11,8 @@
 #include <gelf.h>
 #include <bpf/btf.h>
 
+#include "obj_image.h"
+
 struct mkf_extern {
 	char *name;		/* N: symbol and BTF FUNC name */
 	char *essential;	/* E: N without a libbpf ___flavor suffix */
@@ -27,8 +29,7 @@ struct mkf_btf_name {
 };
 
 struct mkf_obj {
-	void *buf;		/* private copy of the ELF image */
-	size_t sz;
+	struct mkf_obj_image img;	/* private copy of the image, for elf */
 	Elf *elf;
 	struct btf *btf;	/* parsed .BTF, NULL if none */
 	size_t symtab_shndx;

@@ -388,10 +388,10 @@ struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, 
 
 	/*
 	 * The view is of a private copy of the bytes planned for: it
-	 * serves only an object with the very same bytes (libelf converts
-	 * a foreign byte order in place, and then this is simply a miss).
+	 * serves only an object with the same bytes, but for the DWARF
+	 * that neither the plan nor the rewrite reads (obj_image.h).
 	 */
-	if (obj && (obj->sz != sz || memcmp(obj->buf, buf, sz))) {
+	if (obj && !mkf_obj_image_same(&obj->img, buf, sz)) {
 		mkf_plan_obj_free(obj);
 		obj = NULL;
 	}

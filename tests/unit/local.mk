@@ -4,7 +4,8 @@
 # cached. Nothing is ever loaded into the running kernel.
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
-	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf
+	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf \
+	tests/unit/obj-image
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -37,6 +38,13 @@ tests_unit_btf_out_SOURCES = tests/unit/btf-out.c tests/unit/unit.c tests/unit/u
 tests_unit_btf_out_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_btf_out_LDFLAGS = -static
 tests_unit_btf_out_LDADD = $(UNIT_LDADD)
+
+# The reader's private image without the DWARF.
+tests_unit_obj_image_SOURCES = tests/unit/obj-image.c $(UNIT_COMMON)
+tests_unit_obj_image_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_obj_image_LDFLAGS = -static
+tests_unit_obj_image_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_obj_image_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 # The reasons' string builder and its own formatter against snprintf().
 tests_unit_strbuf_SOURCES = tests/unit/strbuf.c tests/unit/unit.c tests/unit/unit.h

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* The object reader's private image without its DWARF (see obj_image.h). */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "obj_image.h"
+
+#if __BYTE_ORDER == __LITTLE_ENDIAN
+#define HOST_ELFDATA ELFDATA2LSB
+#else
+#define HOST_ELFDATA ELFDATA2MSB
+#endif
+
+bool mkf_scn_is_dwarf(const GElf_Shdr *sh, const char *name)
+{
+	return sh->sh_type == SHT_PROGBITS && !(sh->sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) &&
+	       name && !strncmp(name, ".debug_", 7);
+}
+
+/* A range of the image and whether it is DWARF. */
+struct part {
+	size_t off, end;
+	bool dwarf;
+};
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct part *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * The image's parts as its headers give them, read with libelf from
+ * the caller's bytes as libbpf reads them: only for a 64-bit object of
+ * this machine's byte order, which libelf reads where it lies. 0 parts
+ * if anything is amiss.
+ */
+static size_t find_parts(const void *buf, size_t sz, struct part **parts)
+{
+	const unsigned char *ident = buf;
+	size_t shnum, shstrndx, i, n = 0;
+	unsigned char *linked = NULL;
+	struct part *p = NULL;
+	GElf_Shdr *sh = NULL;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	*parts = NULL;
+	if (sz < sizeof(Elf64_Ehdr) || memcmp(ident, ELFMAG, SELFMAG) ||
+	    ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != HOST_ELFDATA)
+		return 0;
+	elf = elf_memory((char *)buf, sz);
+	if (!elf)
+		return 0;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrnum(elf, &shnum) || elf_getshdrstrndx(elf, &shstrndx) || !eh.e_shnum ||
+	    eh.e_shoff > sz || (size_t)eh.e_shnum * eh.e_shentsize > sz - eh.e_shoff)
+		goto out;
+	p = calloc(shnum + 2, sizeof(*p));
+	sh = calloc(shnum, sizeof(*sh));
+	linked = calloc(shnum, 1);
+	if (!p || !sh || !linked)
+		goto out;
+	for (i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+
+		if (!scn || !gelf_getshdr(scn, &sh[i]) ||
+		    (sh[i].sh_type != SHT_NOBITS &&
+		     (sh[i].sh_offset > sz || sh[i].sh_size > sz - sh[i].sh_offset)))
+			goto out;
+		/* A string or symbol table another section reads is not DWARF to us. */
+		if (sh[i].sh_link < shnum)
+			linked[sh[i].sh_link] = 1;
+	}
+	if (shstrndx < shnum)
+		linked[shstrndx] = 1;
+	p[n++] = (struct part){ 0, sizeof(Elf64_Ehdr), false };
+	p[n++] = (struct part){ eh.e_shoff, eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize,
+				false };
+	for (i = 1; i < shnum; i++) {
+		if (sh[i].sh_type == SHT_NOBITS || !sh[i].sh_size)
+			continue;
+		p[n++] = (struct part){
+			sh[i].sh_offset, sh[i].sh_offset + sh[i].sh_size,
+			!linked[i] && mkf_scn_is_dwarf(&sh[i], elf_strptr(elf, shstrndx,
+									  sh[i].sh_name)),
+		};
+	}
+out:
+	elf_end(elf);
+	free(sh);
+	free(linked);
+	if (n)
+		*parts = p;
+	else
+		free(p);
+	return n;
+}
+
+/*
+ * The DWARF ranges to skip, merged, when no other part shares a byte
+ * with one (parts sorted by start: a range overlaps an earlier one of
+ * the other kind exactly when it starts before that kind's furthest
+ * end so far). Writes into parts; returns their count, 0 for none.
+ */
+static size_t skip_ranges(struct part *parts, size_t n)
+{
+	size_t dwarf_end = 0, other_end = 0, i, cnt = 0;
+
+	if (!n)
+		return 0;
+	qsort(parts, n, sizeof(*parts), cmp_part);
+	for (i = 0; i < n; i++) {
+		struct part *p = &parts[i];
+
+		if (p->dwarf ? p->off < other_end : p->off < dwarf_end)
+			return 0;
+		if (p->dwarf && p->end > dwarf_end)
+			dwarf_end = p->end;
+		if (!p->dwarf && p->end > other_end)
+			other_end = p->end;
+	}
+	for (i = 0; i < n; i++) {
+		if (!parts[i].dwarf)
+			continue;
+		if (cnt && parts[i].off <= parts[cnt - 1].end) {
+			if (parts[i].end > parts[cnt - 1].end)
+				parts[cnt - 1].end = parts[i].end;
+			continue;
+		}
+		parts[cnt++] = parts[i];
+	}
+	return cnt;
+}
+
+int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
+{
+	struct part *parts;
+	size_t n, i, pos = 0;
+
+	memset(img, 0, sizeof(*img));
+	img->buf = malloc(sz ? sz : 1);
+	if (!img->buf)
+		return -ENOMEM;
+	img->sz = sz;
+	n = skip_ranges(parts, find_parts(buf, sz, &parts));
+	if (n) {
+		img->skip = malloc(n * sizeof(*img->skip));
+		if (!img->skip)
+			n = 0;	/* then simply copy it all */
+	}
+	for (i = 0; i < n; i++) {
+		img->skip[i] = (struct mkf_range){ parts[i].off, parts[i].end };
+		memcpy((char *)img->buf + pos, (const char *)buf + pos, parts[i].off - pos);
+		memset((char *)img->buf + parts[i].off, 0, parts[i].end - parts[i].off);
+		pos = parts[i].end;
+	}
+	img->skip_cnt = n;
+	if (sz > pos)
+		memcpy((char *)img->buf + pos, (const char *)buf + pos, sz - pos);
+	free(parts);
+	return 0;
+}
+
+bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz)
+{
+	size_t i, pos = 0;
+
+	if (!img->buf || sz != img->sz)
+		return false;
+	for (i = 0; i < img->skip_cnt; i++) {
+		if (memcmp((const char *)img->buf + pos, (const char *)buf + pos,
+			   img->skip[i].off - pos))
+			return false;
+		pos = img->skip[i].end;
+	}
+	return !memcmp((const char *)img->buf + pos, (const char *)buf + pos, sz - pos);
+}
+
+void mkf_obj_image_free(struct mkf_obj_image *img)
+{
+	free(img->buf);
+	free(img->skip);
+	memset(img, 0, sizeof(*img));
+}

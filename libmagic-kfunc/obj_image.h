@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The object reader's private image (object.c): a copy of the caller's
+ * bytes for libelf to read, without the DWARF sections. Neither this
+ * library nor libbpf reads a byte of those (libbpf's
+ * ignore_elf_section()), and in an object built with -g they are most
+ * of its bytes: they stay zero here. A rewrite takes every section's
+ * bytes from the caller's image (elf_write.c), so a plan's reading
+ * serves it when all other bytes are the same.
+ */
+#ifndef MKF_OBJ_IMAGE_H
+#define MKF_OBJ_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <gelf.h>
+
+/* Bytes [off, end) of the image left out of the copy. */
+struct mkf_range {
+	size_t off, end;
+};
+
+struct mkf_obj_image {
+	void *buf;		/* sz bytes: copied, or zero in a skipped range */
+	size_t sz;
+	struct mkf_range *skip;	/* sorted, disjoint */
+	size_t skip_cnt;
+};
+
+/*
+ * Copy buf (sz bytes) into img, leaving the DWARF sections out when
+ * the section headers can be read and no other section, the ELF header
+ * or the section header table shares a byte with them; otherwise copy
+ * it all (the reader then reports what is wrong). 0 or -ENOMEM.
+ */
+int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz);
+/* Whether buf holds the same bytes as img outside its skipped ranges. */
+bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz);
+void mkf_obj_image_free(struct mkf_obj_image *img);
+
+/*
+ * A section libbpf skips as DWARF and whose bytes nobody here reads:
+ * ".debug_*", PROGBITS, neither allocated nor code.
+ */
+bool mkf_scn_is_dwarf(const GElf_Shdr *sh, const char *name);
+
+#endif

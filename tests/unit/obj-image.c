@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The object reader's private image (libmagic-kfunc/obj_image.c): the
+ * DWARF sections of a real object are left out (zero) and everything
+ * else copied; a difference inside them does not make a plan's reading
+ * stale, one outside does; a rewrite through a plan made before the
+ * DWARF changed gives what a fresh plan gives; sections that overlap,
+ * are read as another section's table or sit in an object of the other
+ * byte order are copied whole.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "fixtures.h"
+#include "magic_kfunc.h"
+#include "obj_image.h"
+#include "unit.h"
+
+struct image {
+	char *buf;
+	size_t sz;
+};
+
+static int read_image(const char *base, struct image *img)
+{
+	char path[4096];
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	img->sz = n > 0 ? (size_t)n : 0;
+	img->buf = malloc(img->sz ? img->sz : 1);
+	if (!img->buf || fread(img->buf, 1, img->sz, f) != img->sz) {
+		fclose(f);
+		free(img->buf);
+		img->buf = NULL;
+		return -EIO;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Section i's header, straight from the image (64-bit, this machine's order). */
+static Elf64_Shdr *shdr(const struct image *img, size_t i)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img->buf;
+
+	return (Elf64_Shdr *)(img->buf + eh->e_shoff + i * sizeof(Elf64_Shdr));
+}
+
+static const char *scn_name(const struct image *img, size_t i)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img->buf;
+
+	return img->buf + shdr(img, eh->e_shstrndx)->sh_offset + shdr(img, i)->sh_name;
+}
+
+/* The first section whose name starts with prefix, 0 if none. */
+static size_t find_scn(const struct image *img, const char *prefix)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img->buf;
+	size_t i;
+
+	for (i = 1; i < eh->e_shnum; i++)
+		if (!strncmp(scn_name(img, i), prefix, strlen(prefix)))
+			return i;
+	return 0;
+}
+
+/* Whether byte off of the image lies in a ".debug_*" section. */
+static bool in_dwarf(const struct image *img, size_t off)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img->buf;
+	size_t i;
+
+	for (i = 1; i < eh->e_shnum; i++) {
+		Elf64_Shdr *sh = shdr(img, i);
+
+		if (!strncmp(scn_name(img, i), ".debug_", 7) && off >= sh->sh_offset &&
+		    off < sh->sh_offset + sh->sh_size)
+			return true;
+	}
+	return false;
+}
+
+static size_t skipped_bytes(const struct mkf_obj_image *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->skip_cnt; i++)
+		n += c->skip[i].end - c->skip[i].off;
+	return n;
+}
+
+static void test_dwarf_left_out(const struct image *img)
+{
+	struct mkf_obj_image c;
+	size_t i, k, bad_range = 0, bad_byte = 0;
+	bool zero = true;
+
+	if (mkf_obj_image_copy(&c, img->buf, img->sz)) {
+		t_fail("DWARF left out of the image", "out of memory");
+		return;
+	}
+	for (i = 0; i < c.skip_cnt; i++) {
+		for (k = c.skip[i].off; k < c.skip[i].end; k++) {
+			bad_range += !in_dwarf(img, k);
+			zero &= !((char *)c.buf)[k];
+		}
+	}
+	for (k = 0, i = 0; k < img->sz; k++) {
+		while (i < c.skip_cnt && k >= c.skip[i].end)
+			i++;
+		if (i < c.skip_cnt && k >= c.skip[i].off)
+			continue;
+		bad_byte += ((char *)c.buf)[k] != img->buf[k];
+	}
+	t_check("a -g object: DWARF ranges are left out", c.skip_cnt && skipped_bytes(&c) > 0,
+		"%zu ranges", c.skip_cnt);
+	t_check("only bytes of .debug_* sections are left out", !bad_range,
+		"%zu bytes outside them", bad_range);
+	t_check("left-out bytes are zero in the image", zero, "not zero");
+	t_check("every other byte is copied", !bad_byte, "%zu bytes differ", bad_byte);
+
+	t_check("the same bytes are the same", mkf_obj_image_same(&c, img->buf, img->sz), "no");
+	img->buf[c.skip[0].off] ^= 0x5a;
+	t_check("a changed DWARF byte is still the same", c.skip_cnt &&
+		mkf_obj_image_same(&c, img->buf, img->sz), "no");
+	img->buf[c.skip[0].off] ^= 0x5a;
+	img->buf[img->sz - 1] ^= 0x5a;
+	t_check("a changed byte elsewhere is not", !mkf_obj_image_same(&c, img->buf, img->sz),
+		"same");
+	img->buf[img->sz - 1] ^= 0x5a;
+	t_check("another size is not", !mkf_obj_image_same(&c, img->buf, img->sz - 1), "same");
+	mkf_obj_image_free(&c);
+}
+
+/* The image copied whole after edit() changed a copy of it. */
+static void expect_whole(const char *name, const struct image *img,
+			 bool (*edit)(struct image *))
+{
+	struct image e = { malloc(img->sz), img->sz };
+	struct mkf_obj_image c = {};
+
+	if (!e.buf || (memcpy(e.buf, img->buf, img->sz), !edit(&e)) ||
+	    mkf_obj_image_copy(&c, e.buf, e.sz)) {
+		t_fail(name, "setup failed");
+	} else {
+		t_check(name, !c.skip_cnt && !memcmp(c.buf, e.buf, e.sz), "%zu ranges left out",
+			c.skip_cnt);
+	}
+	mkf_obj_image_free(&c);
+	free(e.buf);
+}
+
+static bool overlap_btf(struct image *e)
+{
+	size_t d = find_scn(e, ".debug_info"), b = find_scn(e, ".BTF");
+
+	if (!d || !b)
+		return false;
+	/* Shrink .debug_info onto .BTF's first bytes: both still in the image. */
+	shdr(e, d)->sh_offset = shdr(e, b)->sh_offset;
+	shdr(e, d)->sh_size = 8;
+	return true;
+}
+
+static bool strtab_is_dwarf(struct image *e)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)e->buf;
+	size_t i, d = find_scn(e, ".debug_str");
+
+	for (i = 1; d && i < eh->e_shnum; i++) {
+		if (shdr(e, i)->sh_type != SHT_SYMTAB)
+			continue;
+		shdr(e, i)->sh_link = (Elf64_Word)d;
+		/* Only .debug_str could go: it must stay. */
+		for (i = 1; i < eh->e_shnum; i++)
+			if (i != d && !strncmp(scn_name(e, i), ".debug_", 7))
+				shdr(e, i)->sh_name = shdr(e, 0)->sh_name;
+		return true;
+	}
+	return false;
+}
+
+static bool other_byte_order(struct image *e)
+{
+	e->buf[EI_DATA] = e->buf[EI_DATA] == ELFDATA2LSB ? ELFDATA2MSB : ELFDATA2LSB;
+	return true;
+}
+
+/* A plan made before only the DWARF changed serves the rewrite of the new bytes. */
+static void test_plan_across_dwarf(const struct image *img)
+{
+	struct btf *vm = fx_kernel(FX_612_DEB12);
+	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
+	struct image e = { malloc(img->sz), img->sz };
+	struct mkf_plan *old = NULL, *fresh = NULL;
+	void *a = NULL, *b = NULL;
+	size_t a_sz = 0, b_sz = 0, d;
+	int err_a = -1, err_b = -1;
+
+	d = e.buf ? (memcpy(e.buf, img->buf, img->sz), find_scn(&e, ".debug_str")) : 0;
+	if (!k || !d || !shdr(&e, d)->sh_size) {
+		t_fail("a plan across a DWARF change", "setup failed");
+		goto out;
+	}
+	old = mkf_plan__compute(img->buf, img->sz, k, NULL);
+	e.buf[shdr(&e, d)->sh_offset] ^= 0x5a;
+	fresh = mkf_plan__compute(e.buf, e.sz, k, NULL);
+	if (old && fresh) {
+		err_a = mkf_object__rewrite(e.buf, e.sz, old, &a, &a_sz, NULL);
+		err_b = mkf_object__rewrite(e.buf, e.sz, fresh, &b, &b_sz, NULL);
+	}
+	t_check("a plan across a DWARF change: changes to make", old &&
+		mkf_plan__change_cnt(old) > 0, "none");
+	t_check("a plan across a DWARF change rewrites as a fresh plan does", !err_a && !err_b &&
+		a_sz == b_sz && !memcmp(a, b, a_sz), "errors %d %d, %zu and %zu bytes", err_a,
+		err_b, a_sz, b_sz);
+	t_check("the rewrite carries the new DWARF byte", a && memmem(a, a_sz,
+		e.buf + shdr(&e, d)->sh_offset, shdr(&e, d)->sh_size) != NULL, "not found");
+out:
+	free(a);
+	free(b);
+	mkf_plan__free(old);
+	mkf_plan__free(fresh);
+	mkf_kernel__free(k);
+	btf__free(vm);
+	free(e.buf);
+}
+
+int main(void)
+{
+	struct image img = {};
+
+	t_quiet_library();
+	elf_version(EV_CURRENT);
+	/* unit_list: clang -g, and its rewrite on 6.12 patches calls. */
+	if (read_image("unit_list", &img)) {
+		t_fail("read unit_list.bpf.o", "%s", strerror(errno));
+		return t_done();
+	}
+	test_dwarf_left_out(&img);
+	expect_whole("DWARF sharing bytes with .BTF: copied whole", &img, overlap_btf);
+	expect_whole("DWARF read as the symbols' string table: copied whole", &img,
+		     strtab_is_dwarf);
+	expect_whole("the other byte order: copied whole", &img, other_byte_order);
+	test_plan_across_dwarf(&img);
+	free(img.buf);
+	return t_done();
+}
