@@ -285,6 +285,7 @@ static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
 	f->module_name = p->module < 0 ? NULL : k->modules[p->module].name;
 	f->tagged = is_tagged(p, r->id);
 	f->ref = ref;
+	f->unsplit_memo = 0;
 	return f;
 }
 
@@ -463,6 +464,14 @@ static struct mkf_name *want(struct mkf_kernel *k, const char *name)
 
 const struct mkf_func *mkf_kernel_find(const struct mkf_kernel *kernel, const char *name)
 {
+	int err;
+
+	return mkf_kernel_find_err(kernel, name, &err);
+}
+
+const struct mkf_func *mkf_kernel_find_err(const struct mkf_kernel *kernel, const char *name,
+					   int *errp)
+{
 	struct mkf_kernel *k = (struct mkf_kernel *)kernel;
 	const struct mkf_func *fn = NULL;
 	struct mkf_name *e;
@@ -491,6 +500,7 @@ out:
 	pthread_mutex_unlock(&k->lock);
 	if (err)
 		pr_warn("kernel index: %s while looking up '%s'\n", strerror(-err), name);
+	*errp = err;
 	return fn;
 }
 
@@ -636,6 +646,7 @@ struct mkf_kernel *mkf_kernel__new(const struct btf *vmlinux_btf)
 int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf, bool owned)
 {
 	struct mkf_module *mods;
+	size_t i;
 	int err;
 
 	if (!name || !*name || !btf || btf__base_btf(btf) != k->vmlinux)
@@ -661,6 +672,9 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 	/* A module may add pairs: classify again when next asked. */
 	mkf_kfunc_list_free(k->kfuncs);
 	k->kfuncs = NULL;
+	/* ... and _impl twins or the first tags: ask mkf_func_unsplit() again. */
+	for (i = 0; i < k->func_cnt; i++)
+		k->chunks[i / FUNCS_PER_CHUNK][i % FUNCS_PER_CHUNK].unsplit_memo = 0;
 	return 0;
 }
 

@@ -36,6 +36,8 @@ struct mkf_func {
 	const char *module_name;	/* its name (stable: strdup'd), NULL for vmlinux */
 	bool tagged;		/* a DECL_TAG "bpf_kfunc" points at it */
 	size_t ref;		/* its index in kernel->refs */
+	/* mkf_func_unsplit()'s answer plus 1, 0 until known; atomic. */
+	int unsplit_memo;
 };
 
 /* A kfunc with verifier-provided parameters (see magic_kfunc.h). */
@@ -129,6 +131,9 @@ struct mkf_kernel {
  * id), else in the first module that has it. NULL if none (or no memory).
  */
 const struct mkf_func *mkf_kernel_find(const struct mkf_kernel *kernel, const char *name);
+/* The same, with the index's error (0, -ENOMEM) in *err: NULL is then no answer. */
+const struct mkf_func *mkf_kernel_find_err(const struct mkf_kernel *kernel, const char *name,
+					   int *err);
 
 /*
  * Look NAMES up in one scan, so that the mkf_kernel_find() calls that

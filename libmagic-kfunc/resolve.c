@@ -224,12 +224,13 @@ static const char *unsplit_params(const struct mkf_func *fn, struct mkf_sb *sb)
 	return sb->buf ? sb->buf : "params";
 }
 
-int mkf_func_unsplit(const struct mkf_func *fn)
+static int func_unsplit(const struct mkf_func *fn, int *err)
 {
 	int n = proto_vlen(fn->btf, fn->proto), i, provided = 0;
 	size_t len = strlen(fn->name);
 	char impl[512];	/* longer than any kernel symbol (KSYM_NAME_LEN) */
 
+	*err = 0;
 	if (!mkf_func_callable(fn) || (len > 5 && !strcmp(fn->name + len - 5, "_impl")) ||
 	    len + sizeof("_impl") > sizeof(impl))
 		return 0;
@@ -255,7 +256,26 @@ int mkf_func_unsplit(const struct mkf_func *fn)
 	if (!provided)
 		return 0;
 	mkf_snprintf(impl, sizeof(impl), "%s_impl", fn->name);
-	return mkf_kernel_find(fn->kernel, impl) ? 0 : provided;
+	return mkf_kernel_find_err(fn->kernel, impl, err) ? 0 : provided;
+}
+
+/*
+ * Asked of the same kernel functions for every object planned against
+ * a kernel: the answer is kept with the function (a const kernel may
+ * be shared by threads: an atomic memo, never one made on an error;
+ * mkf_kernel_add_module() forgets them all).
+ */
+int mkf_func_unsplit(const struct mkf_func *fn)
+{
+	int *memo = &((struct mkf_func *)fn)->unsplit_memo;
+	int v = __atomic_load_n(memo, __ATOMIC_RELAXED), err;
+
+	if (v)
+		return v - 1;
+	v = func_unsplit(fn, &err);
+	if (!err)
+		__atomic_store_n(memo, v + 1, __ATOMIC_RELAXED);
+	return v;
 }
 
 /* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */

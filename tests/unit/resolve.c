@@ -479,6 +479,52 @@ static struct btf *reparse(const struct btf *btf, struct btf *base)
  * shorter than eight bytes, sharing eight with another, at the very end
  * of a string table, and a module FUNC whose name is in its base's.
  */
+/*
+ * mkf_func_unsplit() keeps its answer with the function; a module
+ * added afterwards may bring the _impl twin, and the answer changes.
+ */
+static void test_unsplit_memo(void)
+{
+	struct btf *vm = btf__new_empty(), *mod = NULL;
+	const struct mkf_func *fn = NULL;
+	struct mkf_kernel *k = NULL;
+	int i32, aux, auxp, proto, f, g = -1, before = -1, again = -1, after = -1;
+
+	/* All BTF first: the kernel borrows it, and libbpf moves edited strings. */
+	i32 = btf__add_int(vm, "int", 4, BTF_INT_SIGNED);
+	aux = btf__add_struct(vm, "bpf_prog_aux", 0);
+	auxp = btf__add_ptr(vm, aux);
+	proto = btf__add_func_proto(vm, i32);
+	btf__add_func_param(vm, "x", i32);
+	btf__add_func_param(vm, "aux", auxp);
+	f = btf__add_func(vm, "uns", BTF_FUNC_GLOBAL, proto);
+	if (f > 0)
+		f = btf__add_decl_tag(vm, "bpf_kfunc", f, -1);
+	mod = btf__new_empty_split(vm);
+	proto = btf__add_func_proto(mod, i32);
+	btf__add_func_param(mod, "x", i32);
+	btf__add_func_param(mod, "aux__magic", auxp);
+	g = btf__add_func(mod, "uns_impl", BTF_FUNC_GLOBAL, proto);
+	if (g > 0)
+		g = btf__add_decl_tag(mod, "bpf_kfunc", g, -1);
+	if (f > 0 && g > 0)
+		k = mkf_kernel__new(vm);
+	fn = k ? mkf_kernel_find(k, "uns") : NULL;
+	if (fn) {
+		before = mkf_func_unsplit(fn);
+		again = mkf_func_unsplit(fn);
+		if (!mkf_kernel__add_module(k, "twin", mod))
+			after = mkf_func_unsplit(fn);
+	}
+	t_check("unsplit: foo(..., struct bpf_prog_aux *aux) without a twin, asked twice",
+		before == 1 && again == 1, "%d, then %d", before, again);
+	t_check("unsplit: a module bringing foo_impl changes the answer", after == 0,
+		"%d", after);
+	mkf_kernel__free(k);
+	btf__free(mod);
+	btf__free(vm);
+}
+
 static void test_kernel_index_strings(void)
 {
 	static const char *const vm_funcs[] = {
@@ -703,6 +749,7 @@ int main(void)
 	test_kernel_index();
 	test_kernel_index_first_wins();
 	test_kernel_index_strings();
+	test_unsplit_memo();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 
