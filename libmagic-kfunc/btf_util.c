@@ -154,6 +154,36 @@ static bool names_valid(const struct btf *btf, const struct btf_type *t)
 	return true;
 }
 
+/* The largest name offset of type t, its members' included. */
+static __u32 max_name_off(const struct btf_type *t)
+{
+	__u16 i, vlen = btf_vlen(t);
+	__u32 m = t->name_off;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			m = btf_members(t)[i].name_off > m ? btf_members(t)[i].name_off : m;
+		break;
+	case BTF_KIND_ENUM:
+		for (i = 0; i < vlen; i++)
+			m = btf_enum(t)[i].name_off > m ? btf_enum(t)[i].name_off : m;
+		break;
+	case BTF_KIND_ENUM64:
+		for (i = 0; i < vlen; i++)
+			m = btf_enum64(t)[i].name_off > m ? btf_enum64(t)[i].name_off : m;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (i = 0; i < vlen; i++)
+			m = btf_params(t)[i].name_off > m ? btf_params(t)[i].name_off : m;
+		break;
+	default:
+		break;
+	}
+	return m;
+}
+
 /* The first type id t refers to that is not a type of btf, or 0. */
 static __u32 bad_ref(const struct btf_type *t, __u32 n)
 {
@@ -197,31 +227,47 @@ static __u32 bad_ref(const struct btf_type *t, __u32 n)
 	}
 }
 
+/* The first type from id on with a name offset past the strings: say which. */
+static int bad_names(const struct btf *btf, __u32 id, __u32 end, const char *what)
+{
+	for (; id < end; id++) {
+		if (names_valid(btf, btf__type_by_id(btf, id)))
+			continue;
+		pr_err("%s: BTF type [%u] has a name offset past the end of the strings\n", what,
+		       id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mkf_btf_check(const struct btf *btf, const char *what)
 {
 	const struct btf *base = btf__base_btf(btf);
-	__u32 id = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf);
+	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id, max_off = 0;
 
 	/*
 	 * libbpf 1.1 checks neither: names are used as C strings, and a
 	 * type id past the end crashes libbpf 1.1's own btf_dump and
 	 * bpf_object__open() (its type walks index without a bound).
+	 * A name offset is good up to one end (the base's strings, then
+	 * these), so the largest one tells for all; which type is at
+	 * fault is looked for only then.
 	 */
-	for (; id < n; id++) {
+	for (id = first; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		__u32 ref;
+		__u32 ref, off = max_name_off(t);
 
-		if (!names_valid(btf, t)) {
-			pr_err("%s: BTF type [%u] has a name offset past the end of the "
-				"strings\n", what, id);
-			return -EINVAL;
-		}
+		max_off = off > max_off ? off : max_off;
 		ref = bad_ref(t, n);
 		if (ref) {
+			if (!btf__name_by_offset(btf, max_off))
+				return bad_names(btf, first, id + 1, what);
 			pr_err("%s: BTF type [%u] refers to type [%u], past the last one [%u]\n",
 			       what, id, ref, n - 1);
 			return -EINVAL;
 		}
 	}
-	return 0;
+	if (btf__name_by_offset(btf, max_off))
+		return 0;
+	return bad_names(btf, first, n, what) ?: -EINVAL;
 }
