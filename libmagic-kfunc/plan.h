@@ -60,7 +60,8 @@ struct mkf_plan {
 	/*
 	 * The object as read for the plan, kept for the rewrite so that it
 	 * is not read again (taken by the first mkf_object__rewrite() given
-	 * the very same bytes; NULL once taken or dropped).
+	 * the same bytes but for the DWARF, obj_image.h; NULL once taken or
+	 * dropped).
 	 */
 	struct mkf_obj *obj;
 };
