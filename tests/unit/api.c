@@ -67,32 +67,6 @@ static void object_path(const char *base, char *buf, size_t sz)
 	snprintf(buf, sz, "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
 }
 
-/* A whole file into a malloc'd buffer; 0 or a negative errno. */
-static int read_whole(const char *path, void **buf, size_t *sz)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	*buf = NULL;
-	*sz = 0;
-	if (!f)
-		return -errno;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -EIO;
-	}
-	*buf = malloc(n ? (size_t)n : 1);
-	if (*buf && fread(*buf, 1, (size_t)n, f) == (size_t)n) {
-		*sz = (size_t)n;
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	free(*buf);
-	*buf = NULL;
-	return -EIO;
-}
-
 /* ---- cases ---- */
 
 static void test_version(void)
@@ -451,7 +425,7 @@ static void test_weaken(const struct mkf_kernel *k, const char *path)
 	size_t sz = 0, out_sz = 0;
 	int err;
 
-	err = k ? read_whole(path, &buf, &sz) : -EINVAL;
+	err = k ? t_read_file(path, &buf, &sz) : -EINVAL;
 	plan = err ? NULL : mkf_plan__compute(buf, sz, k, &po);
 	e = mkf_plan__find_entry(plan, "bpf_list_push_back");
 	T_EXPECT("weaken: the plan makes the strong extern weak, not unresolved",
@@ -515,7 +489,7 @@ static void test_open(void)
 		"errno %d", errno);
 	bpf_object__close(obj);
 
-	read_whole(path, &buf, &sz);
+	t_read_file(path, &buf, &sz);
 	obj = sz ? mkf_object__open_mem(buf, sz, NULL, &mo) : NULL;
 	t_check("open_mem: opens the rewritten image", obj &&
 		bpf_object__find_program_by_name(obj, "set_wq"), "errno %d", errno);
@@ -617,7 +591,7 @@ static bool stderr_has(libbpf_print_fn_t dflt, const char *level, const char *ne
 		/* A debug line (kernel loaded), info lines (rewrites planned). */
 		k = mkf_kernel__load(&ko);
 		object_path("unit_wq_old", path, sizeof(path));
-		if (!k || read_whole(path, &buf, &sz))
+		if (!k || t_read_file(path, &buf, &sz))
 			_exit(1);
 		plan = mkf_plan__compute(buf, sz, k, NULL);
 		mkf_plan__free(plan);

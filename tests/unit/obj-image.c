@@ -27,27 +27,11 @@ struct image {
 
 static int read_image(const char *base, struct image *img)
 {
-	char path[4096];
-	FILE *f;
-	long n;
+	void *buf;
+	int err = t_read_bpf_object(base, &buf, &img->sz);
 
-	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	img->sz = n > 0 ? (size_t)n : 0;
-	img->buf = malloc(img->sz ? img->sz : 1);
-	if (!img->buf || fread(img->buf, 1, img->sz, f) != img->sz) {
-		fclose(f);
-		free(img->buf);
-		img->buf = NULL;
-		return -EIO;
-	}
-	fclose(f);
-	return 0;
+	img->buf = buf;
+	return err;
 }
 
 /* Section i's header, straight from the image (64-bit, this machine's order). */

@@ -124,24 +124,13 @@ static void check_object(const struct mkf_kernel *k, const char *id, const char 
 	struct mkf_plan *plan = NULL;
 	struct bpf_object *obj = NULL;
 	void *buf = NULL, *out = NULL;
-	char path[4096], name[256];
 	size_t sz = 0, out_sz = 0;
 	const char *kn;
-	FILE *f;
+	char name[256];
 	int err = -1;
 
 	snprintf(name, sizeof(name), "%s: %s.bpf.o rewritten and reopened", id, object);
-	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, object);
-	f = fopen(path, "rb");
-	if (f) {
-		fseek(f, 0, SEEK_END);
-		sz = (size_t)ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(sz);
-		if (!buf || fread(buf, 1, sz, f) != sz)
-			sz = 0;
-		fclose(f);
-	}
+	t_read_bpf_object(object, &buf, &sz);
 	plan = sz ? mkf_plan__compute(buf, sz, k, NULL) : NULL;
 	e = plan ? mkf_plan__find_entry(plan, ext) : NULL;
 	if (e)

@@ -472,13 +472,19 @@ static struct btf *reparse(const struct btf *btf, struct btf *base)
 	return out;
 }
 
-/*
- * The index reads names straight from the string tables of BTF parsed
- * from bytes, eight at a time in a scan, and through libbpf for BTF
- * built with btf__add_*(): both must give the same answers, for names
- * shorter than eight bytes, sharing eight with another, at the very end
- * of a string table, and a module FUNC whose name is in its base's.
- */
+/* FUNC name taking (int x, struct bpf_prog_aux *aux_name), tagged a kfunc. */
+static int add_aux_kfunc(struct btf *b, const char *name, int i32, int auxp,
+			 const char *aux_name)
+{
+	int proto = btf__add_func_proto(b, i32), f;
+
+	if (proto < 0 || btf__add_func_param(b, "x", i32) ||
+	    btf__add_func_param(b, aux_name, auxp))
+		return -1;
+	f = btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
+	return f > 0 ? btf__add_decl_tag(b, "bpf_kfunc", f, -1) : f;
+}
+
 /*
  * mkf_func_unsplit() keeps its answer with the function; a module
  * added afterwards may bring the _impl twin, and the answer changes.
@@ -488,26 +494,19 @@ static void test_unsplit_memo(void)
 	struct btf *vm = btf__new_empty(), *mod = NULL;
 	const struct mkf_func *fn = NULL;
 	struct mkf_kernel *k = NULL;
-	int i32, aux, auxp, proto, f, g = -1, before = -1, again = -1, after = -1;
+	int i32, auxp, before = -1, again = -1, after = -1;
 
-	/* All BTF first: the kernel borrows it, and libbpf moves edited strings. */
+	/*
+	 * All BTF first: the kernel keeps pointers to names where libbpf
+	 * keeps them, and adding to a split BTF after the kernel was made
+	 * changed what those pointed at.
+	 */
 	i32 = btf__add_int(vm, "int", 4, BTF_INT_SIGNED);
-	aux = btf__add_struct(vm, "bpf_prog_aux", 0);
-	auxp = btf__add_ptr(vm, aux);
-	proto = btf__add_func_proto(vm, i32);
-	btf__add_func_param(vm, "x", i32);
-	btf__add_func_param(vm, "aux", auxp);
-	f = btf__add_func(vm, "uns", BTF_FUNC_GLOBAL, proto);
-	if (f > 0)
-		f = btf__add_decl_tag(vm, "bpf_kfunc", f, -1);
-	mod = btf__new_empty_split(vm);
-	proto = btf__add_func_proto(mod, i32);
-	btf__add_func_param(mod, "x", i32);
-	btf__add_func_param(mod, "aux__magic", auxp);
-	g = btf__add_func(mod, "uns_impl", BTF_FUNC_GLOBAL, proto);
-	if (g > 0)
-		g = btf__add_decl_tag(mod, "bpf_kfunc", g, -1);
-	if (f > 0 && g > 0)
+	auxp = btf__add_ptr(vm, btf__add_struct(vm, "bpf_prog_aux", 0));
+	/* The split BTF after its base is complete: it numbers on from there. */
+	if (add_aux_kfunc(vm, "uns", i32, auxp, "aux") > 0)
+		mod = btf__new_empty_split(vm);
+	if (mod && add_aux_kfunc(mod, "uns_impl", i32, auxp, "aux__magic") > 0)
 		k = mkf_kernel__new(vm);
 	fn = k ? mkf_kernel_find(k, "uns") : NULL;
 	if (fn) {
@@ -525,6 +524,13 @@ static void test_unsplit_memo(void)
 	btf__free(vm);
 }
 
+/*
+ * The index reads names straight from the string tables of BTF parsed
+ * from bytes, eight at a time in a scan, and through libbpf for BTF
+ * built with btf__add_*(): both must give the same answers, for names
+ * shorter than eight bytes, sharing eight with another, at the very end
+ * of a string table, and a module FUNC whose name is in its base's.
+ */
 static void test_kernel_index_strings(void)
 {
 	static const char *const vm_funcs[] = {

@@ -25,26 +25,7 @@ struct image {
 
 static int read_image(const char *base, struct image *img)
 {
-	char path[4096];
-	FILE *f;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
-	f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	img->buf = malloc(n);
-	img->sz = (size_t)n;
-	if (!img->buf || fread(img->buf, 1, img->sz, f) != img->sz) {
-		fclose(f);
-		free(img->buf);
-		return -EIO;
-	}
-	fclose(f);
-	return 0;
+	return t_read_bpf_object(base, &img->buf, &img->sz);
 }
 
 /* ---- ELF-level inspection of an image (libelf, read-only copy) ---- */

@@ -8,6 +8,10 @@
 #include "magic_kfunc.h"
 #include "unit.h"
 
+#ifndef MKF_BPF_OBJDIR
+#define MKF_BPF_OBJDIR "tests/bpf"
+#endif
+
 static int passed, failed, skipped;
 
 void t_ok(const char *name)
@@ -142,4 +146,37 @@ int t_write_btf(const char *path, const struct btf *btf)
 	}
 	ok = fwrite(raw, 1, sz, f) == sz;
 	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int t_read_file(const char *path, void **buf, size_t *sz)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	*buf = NULL;
+	*sz = 0;
+	if (!f)
+		return -errno;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return -EIO;
+	}
+	*buf = malloc(n ? (size_t)n : 1);
+	if (*buf && fread(*buf, 1, (size_t)n, f) == (size_t)n) {
+		*sz = (size_t)n;
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	free(*buf);
+	*buf = NULL;
+	return -EIO;
+}
+
+int t_read_bpf_object(const char *base, void **buf, size_t *sz)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
+	return t_read_file(path, buf, sz);
 }

@@ -51,6 +51,11 @@ extern bool t_log_clobber_errno;
 int t_log_capture(enum libbpf_print_level level, const char *fmt, va_list args);
 void t_log_reset(void);
 
+/* A whole file into a malloc'd buffer (*buf NULL on failure): 0 or a negative errno. */
+int t_read_file(const char *path, void **buf, size_t *sz);
+/* The same for the BPF object BASE.bpf.o of tests/bpf (MKF_BPF_OBJDIR). */
+int t_read_bpf_object(const char *base, void **buf, size_t *sz);
+
 /* Write btf__raw_data() of BTF to PATH: 0, or -1 with errno set. */
 int t_write_btf(const char *path, const struct btf *btf);
 
