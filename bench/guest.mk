@@ -30,7 +30,8 @@ endif
 EXTRA_DIST += bench/run bench/build-cost docs/performance.md
 if VM_TESTS
 bench: bench/kfunc-cost bench/kfunc_cost.bpf.o bench/rewrite-cost$(EXEEXT) \
-		bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel tests/bpf/wq_old.bpf.o \
+		bench/rewrite_kfuncs.bpf.o bench/rewrite_kfuncs_plain.bpf.o bench/rewrite-kernel \
+		tests/bpf/wq_old.bpf.o \
 		bench/load-cost $(examples_bpf_objects)
 	$(AM_V_at)doc='$(BENCH_DOC)'; test -n "$$doc" || doc='$(srcdir)/docs/performance.md'; \
 	QEMU='$(QEMU)' BUSYBOX='$(BUSYBOX)' BPFTOOL='$(BPFTOOL)' MAKE='$(MAKE)' \

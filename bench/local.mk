@@ -33,7 +33,8 @@ EXTRA_DIST += bench/bench-rewrite bench/write-doc
 # The object measured: 64 kfunc externs generated from the kernel's own
 # BTF, with a vmlinux.h dumped from it. All in the build tree.
 bench_rewrite_generated = bench/rewrite-kernel bench/rewrite_kfuncs.vmlinux.h \
-	bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.bpf.o
+	bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.bpf.o \
+	bench/rewrite_kfuncs_plain.bpf.c bench/rewrite_kfuncs_plain.bpf.o
 CLEANFILES += $(EXTRA_PROGRAMS) $(bench_rewrite_generated) bench/performance.md
 
 # "ID PATH SIZE MTIME" of the kernel: looked up at every run, rewritten
@@ -52,11 +53,19 @@ bench/rewrite_kfuncs.bpf.c: bench/rewrite-kernel bench/gen-kfuncs$(EXEEXT)
 	$(AM_V_GEN)bench/gen-kfuncs$(EXEEXT) -n 64 -i rewrite_kfuncs.vmlinux.h \
 		"$$(cut -f2 bench/rewrite-kernel)" > $@.tmp && mv $@.tmp $@
 
+# P5's 64-extern object: the same without the foo_impl externs of the
+# older kernels' form, which plain libbpf cannot load on the kernel the
+# externs come from (their _impl is a prototype there, no function).
+bench/rewrite_kfuncs_plain.bpf.c: bench/rewrite-kernel bench/gen-kfuncs$(EXEEXT)
+	$(AM_V_GEN)bench/gen-kfuncs$(EXEEXT) -n 64 -p 0 -i rewrite_kfuncs.vmlinux.h \
+		"$$(cut -f2 bench/rewrite-kernel)" > $@.tmp && mv $@.tmp $@
+
 # Kernels built with -fms-extensions (6.19 on) embed named structs as
 # anonymous members: their vmlinux.h needs the same extension.
-bench/rewrite_kfuncs.bpf.o: bench/rewrite_kfuncs.bpf.c bench/rewrite_kfuncs.vmlinux.h
+bench/rewrite_kfuncs.bpf.o bench/rewrite_kfuncs_plain.bpf.o: %.bpf.o: %.bpf.c \
+		bench/rewrite_kfuncs.vmlinux.h
 	$(AM_V_GEN)$(CLANG) $(BPF_CFLAGS) -fms-extensions -Wno-microsoft-anon-tag \
-		-c bench/rewrite_kfuncs.bpf.c -o $@.tmp && mv $@.tmp $@
+		-c $< -o $@.tmp && mv $@.tmp $@
 
 bench-rewrite: bench/rewrite-cost$(EXEEXT) bench/rewrite_kfuncs.bpf.o bench/rewrite-kernel \
 		tests/bpf/wq_old.bpf.o
