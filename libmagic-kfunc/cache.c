@@ -27,6 +27,7 @@
 #include "cache.h"
 #include "kernel_load.h"
 #include "log.h"
+#include "obj_image.h"
 #include "opts.h"
 
 #define ENTRY_MAGIC "MKFCACHE"
@@ -70,6 +71,28 @@ static __u64 hash_bytes(const void *data, size_t n, __u64 seed)
 		r ^= r >> 33;
 	}
 	return r;
+}
+
+/*
+ * The object's part of the file name: its bytes outside its DWARF and
+ * the DWARF's relocations (obj_image.h), and where those lie. In an
+ * object built with -g they are most of the bytes, and hashing them
+ * was most of the cost of a hit. Objects that differ only there share
+ * a name; the compare tells them apart, and the last one written keeps
+ * the file.
+ */
+static __u64 hash_object(const void *obj, size_t sz, __u64 seed)
+{
+	struct mkf_range *dwarf;
+	size_t n = mkf_obj_dwarf_ranges(obj, sz, true, &dwarf), i, pos = 0;
+	__u64 h = hash_bytes(dwarf, n * sizeof(*dwarf), seed);
+
+	for (i = 0; i < n; i++) {
+		h = hash_bytes((const char *)obj + pos, dwarf[i].off - pos, h);
+		pos = dwarf[i].end;
+	}
+	free(dwarf);
+	return hash_bytes((const char *)obj + pos, sz - pos, h);
 }
 
 static void key_file(struct mkf_sb *key, const char *what, const char *path)
@@ -182,7 +205,7 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 		mkf_cache_release(ce);
 		return err;
 	}
-	h = hash_bytes(obj, obj_sz, hash_bytes(ce->key.buf, ce->key.len, 0));
+	h = hash_object(obj, obj_sz, hash_bytes(ce->key.buf, ce->key.len, 0));
 	snprintf(ce->name, sizeof(ce->name), ENTRY_PREFIX "%s-%016llx",
 		 ce->per_boot ? ce->boot : "files", (unsigned long long)h);
 	return 0;

@@ -7,8 +7,9 @@
  *
  * An entry holds its key (what identifies the kernel, the library and
  * the options), the whole input object and the output. A lookup
- * compares key and object byte for byte: the file name (a hash of
- * both) only finds the candidate, it decides nothing.
+ * compares key and object byte for byte: the file name (a hash of the
+ * key and of the object outside its DWARF) only finds the candidate,
+ * it decides nothing.
  */
 #ifndef MKF_CACHE_H
 #define MKF_CACHE_H

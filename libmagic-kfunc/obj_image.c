@@ -38,7 +38,7 @@ static int cmp_part(const void *a, const void *b)
  * this machine's byte order, which libelf reads where it lies. 0 parts
  * if anything is amiss.
  */
-static size_t find_parts(const void *buf, size_t sz, struct part **parts)
+static size_t find_parts(const void *buf, size_t sz, bool relocs, struct part **parts)
 {
 	const unsigned char *ident = buf;
 	size_t shnum, shstrndx, i, n = 0;
@@ -81,12 +81,16 @@ static size_t find_parts(const void *buf, size_t sz, struct part **parts)
 	p[n++] = (struct part){ eh.e_shoff, eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize,
 				false };
 	for (i = 1; i < shnum; i++) {
+		const char *name;
+
 		if (sh[i].sh_type == SHT_NOBITS || !sh[i].sh_size)
 			continue;
+		name = elf_strptr(elf, shstrndx, sh[i].sh_name);
 		p[n++] = (struct part){
 			sh[i].sh_offset, sh[i].sh_offset + sh[i].sh_size,
-			!linked[i] && mkf_scn_is_dwarf(&sh[i], elf_strptr(elf, shstrndx,
-									  sh[i].sh_name)),
+			!linked[i] && (mkf_scn_is_dwarf(&sh[i], name) ||
+				       (relocs && sh[i].sh_type == SHT_REL && name &&
+					!strncmp(name, ".rel.debug_", 11))),
 		};
 	}
 out:
@@ -136,32 +140,44 @@ static size_t skip_ranges(struct part *parts, size_t n)
 	return cnt;
 }
 
-int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
+size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, bool relocs,
+			    struct mkf_range **ranges)
 {
 	struct part *parts;
-	size_t n, i, pos = 0;
+	size_t n, i;
+
+	*ranges = NULL;
+	n = skip_ranges(parts, find_parts(buf, sz, relocs, &parts));
+	if (n)
+		*ranges = malloc(n * sizeof(**ranges));
+	if (!*ranges)
+		n = 0;
+	for (i = 0; i < n; i++)
+		(*ranges)[i] = (struct mkf_range){ parts[i].off, parts[i].end };
+	free(parts);
+	return n;
+}
+
+int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
+{
+	size_t i, pos = 0;
 
 	memset(img, 0, sizeof(*img));
 	img->buf = malloc(sz ? sz : 1);
 	if (!img->buf)
 		return -ENOMEM;
 	img->sz = sz;
-	n = skip_ranges(parts, find_parts(buf, sz, &parts));
-	if (n) {
-		img->skip = malloc(n * sizeof(*img->skip));
-		if (!img->skip)
-			n = 0;	/* then simply copy it all */
+	/* Without the ranges (none, or no memory for them): copy it all. */
+	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, false, &img->skip);
+	for (i = 0; i < img->skip_cnt; i++) {
+		const struct mkf_range *r = &img->skip[i];
+
+		memcpy((char *)img->buf + pos, (const char *)buf + pos, r->off - pos);
+		memset((char *)img->buf + r->off, 0, r->end - r->off);
+		pos = r->end;
 	}
-	for (i = 0; i < n; i++) {
-		img->skip[i] = (struct mkf_range){ parts[i].off, parts[i].end };
-		memcpy((char *)img->buf + pos, (const char *)buf + pos, parts[i].off - pos);
-		memset((char *)img->buf + parts[i].off, 0, parts[i].end - parts[i].off);
-		pos = parts[i].end;
-	}
-	img->skip_cnt = n;
 	if (sz > pos)
 		memcpy((char *)img->buf + pos, (const char *)buf + pos, sz - pos);
-	free(parts);
 	return 0;
 }
 

@@ -34,6 +34,15 @@ struct mkf_obj_image {
  * it all (the reader then reports what is wrong). 0 or -ENOMEM.
  */
 int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz);
+/*
+ * The ranges of buf that mkf_obj_image_copy() leaves out, in *ranges
+ * (malloc'd, sorted, disjoint); with relocs, also the relocations of
+ * DWARF (".rel.debug_*": libbpf skips them too, but the call patcher
+ * reads them, so the image keeps them). Returns their count: 0 (and
+ * *ranges NULL) when nothing can be left out.
+ */
+size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, bool relocs,
+			    struct mkf_range **ranges);
 /* Whether buf holds the same bytes as img outside its skipped ranges. */
 bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz);
 void mkf_obj_image_free(struct mkf_obj_image *img);

@@ -143,22 +143,26 @@ static bool same_programs(struct bpf_object *a, struct bpf_object *b)
 	return !pb && n > 0;
 }
 
-/* A copy of SRC at DST with "clang version" as "Clang version". */
-static int flip_copy(const char *src, const char *dst)
+/*
+ * A copy of SRC at DST one byte apart: in its DWARF ("clang version" as
+ * "Clang version", in .debug_str), or else in the ELF header's padding
+ * (e_ident[EI_NIDENT - 1], which no reader looks at).
+ */
+static int flip_copy(const char *src, const char *dst, bool in_dwarf)
 {
 	FILE *f = fopen(src, "rb");
 	char *buf = NULL, *p = NULL;
 	long n = -1;
 	int err = -1;
 
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET))
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 16 && !fseek(f, 0, SEEK_SET))
 		buf = malloc((size_t)n);
 	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		p = memmem(buf, (size_t)n, "clang version", 13);
+		p = in_dwarf ? memmem(buf, (size_t)n, "clang version", 13) : buf + 15;
 	if (f)
 		fclose(f);
 	if (p) {
-		*p = 'C';
+		*p = in_dwarf ? 'C' : *p ^ 0x5a;
 		f = fopen(dst, "wb");
 		err = f && fwrite(buf, 1, (size_t)n, f) == (size_t)n ? 0 : -1;
 		if (f && fclose(f))
@@ -292,9 +296,10 @@ static void test_hit_and_miss(void)
 		obj_path("unit_wq_old", other, sizeof(other));
 		t_check("another object: its own entry", open_ok(other, &mo) && !logged(HIT) &&
 			entries(NULL, 0) == 2, "entries %d", entries(NULL, 0));
-		/* The same size, one byte apart (in the compiler's name). */
+		/* The same size, one byte apart, outside the DWARF. */
 		snprintf(flipped, sizeof(flipped), "%s/flipped.bpf.o", tmpdir);
-		t_check("an object one byte apart", !flip_copy(path, flipped), "errno %d", errno);
+		t_check("an object one byte apart", !flip_copy(path, flipped, false),
+			"errno %d", errno);
 		remove_tree(cachedir);
 		open_ok(flipped, &mo);
 		entries(fname, sizeof(fname));
@@ -302,11 +307,29 @@ static void test_hit_and_miss(void)
 		t_check("the object one byte apart: a hit from its own entry",
 			open_ok(flipped, &mo) && logged(HIT), "log: %s", t_log);
 		open_ok(path, &mo);
+		t_check("the object one byte apart: another file name",
+			entries(NULL, 0) == 2 && strcmp(entry, fentry), "%s", fentry);
 		t_check("this object's entry renamed to that one's name: a miss",
 			!rename(entry, fentry) && open_ok(flipped, &mo) && !logged(HIT) &&
 			!logged(HIT_UNCHANGED), "log: %s", t_log);
 		t_check("then that object's own entry again: a hit", open_ok(flipped, &mo) &&
 			logged(HIT), "log: %s", t_log);
+
+		/* One byte apart in the DWARF: the name leaves it out, the compare does not. */
+		t_check("an object one byte apart in its DWARF", !flip_copy(path, flipped, true),
+			"errno %d", errno);
+		remove_tree(cachedir);
+		open_ok(flipped, &mo);
+		t_check("one byte apart in its DWARF: the same file name as the object",
+			entries(fname, sizeof(fname)) == 1 && !strcmp(strrchr(entry, '/') + 1, fname),
+			"%s, not %s", fname, entry);
+		t_check("one byte apart in its DWARF: the object's own open misses",
+			open_ok(path, &mo) && !logged(HIT) && !logged(HIT_UNCHANGED),
+			"log: %s", t_log);
+		t_check("one byte apart in its DWARF: the last one written keeps the file",
+			open_ok(path, &mo) && logged(HIT) && open_ok(flipped, &mo) &&
+			!logged(HIT) && open_ok(flipped, &mo) && logged(HIT) &&
+			entries(NULL, 0) == 1, "entries %d, log: %s", entries(NULL, 0), t_log);
 		open_ok(path, &mo);
 	}
 	/* An entry whose output is no object: checked before libbpf gets it. */

@@ -2,7 +2,8 @@
 /*
  * The object reader's private image (libmagic-kfunc/obj_image.c): the
  * DWARF sections of a real object are left out (zero) and everything
- * else copied; a difference inside them does not make a plan's reading
+ * else copied (and the ranges alone, with the DWARF's relocations for
+ * the rewrite cache's file names); a difference inside them does not make a plan's reading
  * stale, one outside does; a rewrite through a plan made before the
  * DWARF changed gives what a fresh plan gives; sections that overlap,
  * are read as another section's table or sit in an object of the other
@@ -61,8 +62,8 @@ static size_t find_scn(const struct image *img, const char *prefix)
 	return 0;
 }
 
-/* Whether byte off of the image lies in a ".debug_*" section. */
-static bool in_dwarf(const struct image *img, size_t off)
+/* Whether byte off of the image lies in a section named prefix*. */
+static bool in_scn(const struct image *img, size_t off, const char *prefix)
 {
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)img->buf;
 	size_t i;
@@ -70,11 +71,16 @@ static bool in_dwarf(const struct image *img, size_t off)
 	for (i = 1; i < eh->e_shnum; i++) {
 		Elf64_Shdr *sh = shdr(img, i);
 
-		if (!strncmp(scn_name(img, i), ".debug_", 7) && off >= sh->sh_offset &&
+		if (!strncmp(scn_name(img, i), prefix, strlen(prefix)) && off >= sh->sh_offset &&
 		    off < sh->sh_offset + sh->sh_size)
 			return true;
 	}
 	return false;
+}
+
+static bool in_dwarf(const struct image *img, size_t off)
+{
+	return in_scn(img, off, ".debug_");
 }
 
 static size_t skipped_bytes(const struct mkf_obj_image *c)
@@ -127,6 +133,44 @@ static void test_dwarf_left_out(const struct image *img)
 	img->buf[img->sz - 1] ^= 0x5a;
 	t_check("another size is not", !mkf_obj_image_same(&c, img->buf, img->sz - 1), "same");
 	mkf_obj_image_free(&c);
+}
+
+/* Whether byte off lies in one of the n ranges. */
+static bool in_ranges(const struct mkf_range *r, size_t n, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (off >= r[i].off && off < r[i].end)
+			return true;
+	return false;
+}
+
+/* The ranges alone, with and without the DWARF's relocations. */
+static void test_dwarf_ranges(const struct image *img)
+{
+	struct mkf_range *plain = NULL, *relocs = NULL;
+	size_t n_plain = mkf_obj_dwarf_ranges(img->buf, img->sz, false, &plain);
+	size_t n_relocs = mkf_obj_dwarf_ranges(img->buf, img->sz, true, &relocs);
+	size_t k, wrong_plain = 0, wrong_relocs = 0, rel_bytes = 0;
+
+	for (k = 0; k < img->sz; k++) {
+		bool dwarf = in_dwarf(img, k), rel = in_scn(img, k, ".rel.debug_");
+
+		rel_bytes += rel;
+		wrong_plain += in_ranges(plain, n_plain, k) != dwarf;
+		wrong_relocs += in_ranges(relocs, n_relocs, k) != (dwarf || rel);
+	}
+	t_check("ranges without relocations: exactly the .debug_* bytes", n_plain &&
+		!wrong_plain, "%zu ranges, %zu bytes wrong", n_plain, wrong_plain);
+	t_check("a -g object has relocations of its DWARF", rel_bytes > 0, "none");
+	t_check("ranges with relocations: exactly the .debug_* and .rel.debug_* bytes",
+		n_relocs && !wrong_relocs, "%zu ranges, %zu bytes wrong", n_relocs,
+		wrong_relocs);
+	free(plain);
+	free(relocs);
+	t_check("no ranges for a buffer that is no ELF",
+		!mkf_obj_dwarf_ranges("not an object", 13, true, &plain) && !plain, "some");
 }
 
 /* The image copied whole after edit() changed a copy of it. */
@@ -235,6 +279,7 @@ int main(void)
 		return t_done();
 	}
 	test_dwarf_left_out(&img);
+	test_dwarf_ranges(&img);
 	expect_whole("DWARF sharing bytes with .BTF: copied whole", &img, overlap_btf);
 	expect_whole("DWARF read as the symbols' string table: copied whole", &img,
 		     strtab_is_dwarf);
