@@ -27,7 +27,6 @@
 #include "cache.h"
 #include "kernel_load.h"
 #include "log.h"
-#include "obj_image.h"
 #include "opts.h"
 
 #define ENTRY_MAGIC "MKFCACHE"
@@ -75,23 +74,23 @@ static __u64 hash_bytes(const void *data, size_t n, __u64 seed)
 
 /*
  * The object's part of the file name: its bytes outside its DWARF and
- * the DWARF's relocations (obj_image.h), and where those lie. In an
+ * the DWARF's relocations (ce->dwarf), and where those lie. In an
  * object built with -g they are most of the bytes, and hashing them
  * was most of the cost of a hit. Objects that differ only there share
- * a name; the compare tells them apart, and the last one written keeps
- * the file.
+ * a name; the compare tells them apart (unless the entry hands libbpf
+ * the input unchanged, see cache.h), and the last one written keeps the
+ * file.
  */
-static __u64 hash_object(const void *obj, size_t sz, __u64 seed)
+static __u64 hash_object(const struct mkf_cache_entry *ce, const void *obj, size_t sz,
+			 __u64 seed)
 {
-	struct mkf_range *dwarf;
-	size_t n = mkf_obj_dwarf_ranges(obj, sz, true, &dwarf), i, pos = 0;
-	__u64 h = hash_bytes(dwarf, n * sizeof(*dwarf), seed);
+	__u64 h = hash_bytes(ce->dwarf, ce->dwarf_cnt * sizeof(*ce->dwarf), seed);
+	size_t i, pos = 0;
 
-	for (i = 0; i < n; i++) {
-		h = hash_bytes((const char *)obj + pos, dwarf[i].off - pos, h);
-		pos = dwarf[i].end;
+	for (i = 0; i < ce->dwarf_cnt; i++) {
+		h = hash_bytes((const char *)obj + pos, ce->dwarf[i].off - pos, h);
+		pos = ce->dwarf[i].end;
 	}
-	free(dwarf);
 	return hash_bytes((const char *)obj + pos, sz - pos, h);
 }
 
@@ -205,7 +204,8 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 		mkf_cache_release(ce);
 		return err;
 	}
-	h = hash_object(obj, obj_sz, hash_bytes(ce->key.buf, ce->key.len, 0));
+	ce->dwarf_cnt = mkf_obj_dwarf_ranges(obj, obj_sz, &ce->dwarf);
+	h = hash_object(ce, obj, obj_sz, hash_bytes(ce->key.buf, ce->key.len, 0));
 	snprintf(ce->name, sizeof(ce->name), ENTRY_PREFIX "%s-%016llx",
 		 ce->per_boot ? ce->boot : "files", (unsigned long long)h);
 	return 0;
@@ -214,6 +214,9 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 void mkf_cache_release(struct mkf_cache_entry *ce)
 {
 	mkf_sb_free(&ce->key);
+	free(ce->dwarf);
+	ce->dwarf = NULL;
+	ce->dwarf_cnt = 0;
 }
 
 static int read_full(int fd, void *buf, size_t n)
@@ -249,6 +252,27 @@ static bool same_bytes(int fd, const void *data, size_t n, char *chunk)
 	return true;
 }
 
+/*
+ * The same for the object, but for its DWARF (ce->dwarf): those ranges
+ * of fd are skipped, not read.
+ */
+static bool same_outside_dwarf(int fd, const struct mkf_cache_entry *ce, const void *obj,
+			       size_t obj_sz, char *chunk)
+{
+	const char *p = obj;
+	size_t i, pos = 0;
+
+	for (i = 0; i < ce->dwarf_cnt; i++) {
+		const struct mkf_range *r = &ce->dwarf[i];
+
+		if (!same_bytes(fd, p + pos, r->off - pos, chunk) ||
+		    lseek(fd, (off_t)(r->end - r->off), SEEK_CUR) < 0)
+			return false;
+		pos = r->end;
+	}
+	return same_bytes(fd, p + pos, obj_sz - pos, chunk);
+}
+
 int mkf_cache_get(const struct mkf_cache_entry *ce, const void *obj, size_t obj_sz,
 		  void **out, size_t *out_sz, bool *unchanged)
 {
@@ -279,8 +303,11 @@ int mkf_cache_get(const struct mkf_cache_entry *ce, const void *obj, size_t obj_
 	    (__u64)st.st_size != sizeof(h) + h.key_len + h.obj_sz + h.out_sz)
 		goto out;
 	chunk = malloc(CHUNK);
-	if (!chunk || !same_bytes(fd, ce->key.buf, ce->key.len, chunk) ||
-	    !same_bytes(fd, obj, obj_sz, chunk))
+	if (!chunk || !same_bytes(fd, ce->key.buf, ce->key.len, chunk))
+		goto out;
+	/* An output embeds the object's DWARF; an unchanged entry passes on the caller's. */
+	if (h.unchanged ? !same_outside_dwarf(fd, ce, obj, obj_sz, chunk) :
+			  !same_bytes(fd, obj, obj_sz, chunk))
 		goto out;
 	if (!h.unchanged) {
 		buf = malloc(h.out_sz ? h.out_sz : 1);

@@ -9,7 +9,10 @@
  * the options), the whole input object and the output. A lookup
  * compares key and object byte for byte: the file name (a hash of the
  * key and of the object outside its DWARF) only finds the candidate,
- * it decides nothing.
+ * it decides nothing. An entry that hands libbpf the input unchanged
+ * holds for any object with the same bytes outside the DWARF and its
+ * relocations: the open passes the caller's own bytes on, and nothing
+ * that decided "unchanged" reads those (obj_image.h).
  */
 #ifndef MKF_CACHE_H
 #define MKF_CACHE_H
@@ -18,6 +21,7 @@
 #include <stddef.h>
 
 #include "magic_kfunc.h"
+#include "obj_image.h"
 #include "strbuf.h"
 
 struct mkf_cache_entry {
@@ -26,6 +30,9 @@ struct mkf_cache_entry {
 	char name[64];		/* file name inside dir */
 	bool per_boot;		/* the key names this boot (running kernel) */
 	char boot[9];		/* its first eight boot_id characters */
+	/* The object's DWARF (mkf_obj_dwarf_ranges()), left out of the name. */
+	struct mkf_range *dwarf;
+	size_t dwarf_cnt;
 };
 
 /*

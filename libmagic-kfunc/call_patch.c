@@ -70,16 +70,27 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 	for (i = 1; i < st->shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
 		struct scn *s = &st->scns[i];
-		Elf_Data *d;
 
 		if (!scn || !gelf_getshdr(scn, &s->sh))
 			return -EINVAL;
 		s->name = elf_strptr(elf, shstrndx, s->sh.sh_name);
 		if (!s->name)
 			s->name = "";
-		/* DWARF: not in the reader's image, and the patch needs none of it. */
-		d = s->sh.sh_type == SHT_NOBITS || mkf_scn_is_dwarf(&s->sh, s->name) ? NULL :
-		    elf_getdata(scn, NULL);
+	}
+	for (i = 1; i < st->shnum; i++) {
+		struct scn *s = &st->scns[i];
+		size_t t = s->sh.sh_info;
+		bool dwarf_rel = t && t < st->shnum &&
+				 mkf_scn_is_dwarf_rel(&s->sh, s->name, &st->scns[t].sh,
+						      st->scns[t].name);
+		Elf_Data *d;
+
+		/*
+		 * DWARF and its relocations: not in the reader's image, and
+		 * the patch needs none of it (the writer keeps the caller's).
+		 */
+		d = s->sh.sh_type == SHT_NOBITS || mkf_scn_is_dwarf(&s->sh, s->name) || dwarf_rel ?
+		    NULL : elf_getdata(elf_getscn(elf, i), NULL);
 		s->size = d && d->d_buf ? d->d_size : 0;
 		if (s->size) {
 			s->orig = malloc(s->size);
@@ -87,7 +98,7 @@ static int load(Elf *elf, size_t symtab, struct state *st)
 				return -ENOMEM;
 			memcpy(s->orig, d->d_buf, s->size);
 		}
-		if (s->sh.sh_type == SHT_REL)
+		if (s->sh.sh_type == SHT_REL && !dwarf_rel)
 			st->rel_idx[st->rel_cnt++] = i;
 		if (s->sh.sh_type == SHT_RELA && s->sh.sh_info < st->shnum) {
 			/* BPF objects use SHT_REL; the patcher knows no addends. */

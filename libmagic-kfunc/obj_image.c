@@ -19,6 +19,13 @@ bool mkf_scn_is_dwarf(const GElf_Shdr *sh, const char *name)
 	       name && !strncmp(name, ".debug_", 7);
 }
 
+bool mkf_scn_is_dwarf_rel(const GElf_Shdr *sh, const char *name, const GElf_Shdr *target,
+			  const char *target_name)
+{
+	return sh->sh_type == SHT_REL && name && !strncmp(name, ".rel.debug_", 11) && target &&
+	       mkf_scn_is_dwarf(target, target_name);
+}
+
 /* A range of the image and whether it is DWARF. */
 struct part {
 	size_t off, end;
@@ -38,11 +45,12 @@ static int cmp_part(const void *a, const void *b)
  * this machine's byte order, which libelf reads where it lies. 0 parts
  * if anything is amiss.
  */
-static size_t find_parts(const void *buf, size_t sz, bool relocs, struct part **parts)
+static size_t find_parts(const void *buf, size_t sz, struct part **parts)
 {
 	const unsigned char *ident = buf;
 	size_t shnum, shstrndx, i, n = 0;
 	unsigned char *linked = NULL;
+	const char **names = NULL;
 	struct part *p = NULL;
 	GElf_Shdr *sh = NULL;
 	GElf_Ehdr eh;
@@ -62,7 +70,8 @@ static size_t find_parts(const void *buf, size_t sz, bool relocs, struct part **
 	p = calloc(shnum + 2, sizeof(*p));
 	sh = calloc(shnum, sizeof(*sh));
 	linked = calloc(shnum, 1);
-	if (!p || !sh || !linked)
+	names = calloc(shnum, sizeof(*names));
+	if (!p || !sh || !linked || !names)
 		goto out;
 	for (i = 1; i < shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
@@ -74,6 +83,7 @@ static size_t find_parts(const void *buf, size_t sz, bool relocs, struct part **
 		/* A string or symbol table another section reads is not DWARF to us. */
 		if (sh[i].sh_link < shnum)
 			linked[sh[i].sh_link] = 1;
+		names[i] = elf_strptr(elf, shstrndx, sh[i].sh_name);
 	}
 	if (shstrndx < shnum)
 		linked[shstrndx] = 1;
@@ -81,22 +91,23 @@ static size_t find_parts(const void *buf, size_t sz, bool relocs, struct part **
 	p[n++] = (struct part){ eh.e_shoff, eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize,
 				false };
 	for (i = 1; i < shnum; i++) {
-		const char *name;
+		size_t t = sh[i].sh_info;
 
 		if (sh[i].sh_type == SHT_NOBITS || !sh[i].sh_size)
 			continue;
-		name = elf_strptr(elf, shstrndx, sh[i].sh_name);
 		p[n++] = (struct part){
 			sh[i].sh_offset, sh[i].sh_offset + sh[i].sh_size,
-			!linked[i] && (mkf_scn_is_dwarf(&sh[i], name) ||
-				       (relocs && sh[i].sh_type == SHT_REL && name &&
-					!strncmp(name, ".rel.debug_", 11))),
+			/* Relocations of DWARF read as a table stay with it. */
+			!linked[i] && (mkf_scn_is_dwarf(&sh[i], names[i]) ||
+				       (t && t < shnum && !linked[t] &&
+					mkf_scn_is_dwarf_rel(&sh[i], names[i], &sh[t], names[t]))),
 		};
 	}
 out:
 	elf_end(elf);
 	free(sh);
 	free(linked);
+	free(names);
 	if (n)
 		*parts = p;
 	else
@@ -140,14 +151,13 @@ static size_t skip_ranges(struct part *parts, size_t n)
 	return cnt;
 }
 
-size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, bool relocs,
-			    struct mkf_range **ranges)
+size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **ranges)
 {
 	struct part *parts;
 	size_t n, i;
 
 	*ranges = NULL;
-	n = skip_ranges(parts, find_parts(buf, sz, relocs, &parts));
+	n = skip_ranges(parts, find_parts(buf, sz, &parts));
 	if (n)
 		*ranges = malloc(n * sizeof(**ranges));
 	if (!*ranges)
@@ -168,7 +178,7 @@ int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 		return -ENOMEM;
 	img->sz = sz;
 	/* Without the ranges (none, or no memory for them): copy it all. */
-	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, false, &img->skip);
+	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, &img->skip);
 	for (i = 0; i < img->skip_cnt; i++) {
 		const struct mkf_range *r = &img->skip[i];
 

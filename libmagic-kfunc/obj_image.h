@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * The object reader's private image (object.c): a copy of the caller's
- * bytes for libelf to read, without the DWARF sections. Neither this
- * library nor libbpf reads a byte of those (libbpf's
- * ignore_elf_section()), and in an object built with -g they are most
- * of its bytes: they stay zero here. A rewrite takes every section's
+ * bytes for libelf to read, without the DWARF sections and their
+ * relocations. Neither this library nor libbpf reads a byte of those
+ * (libbpf's ignore_elf_section()), and in an object built with -g they
+ * are most of its bytes: they stay zero here. A rewrite takes every section's
  * bytes from the caller's image (elf_write.c), so a plan's reading
  * serves it when all other bytes are the same.
  */
@@ -28,7 +28,8 @@ struct mkf_obj_image {
 };
 
 /*
- * Copy buf (sz bytes) into img, leaving the DWARF sections out when
+ * Copy buf (sz bytes) into img, leaving the DWARF sections and their
+ * relocations (mkf_scn_is_dwarf(), mkf_scn_is_dwarf_rel()) out when
  * the section headers can be read and no other section, the ELF header
  * or the section header table shares a byte with them; otherwise copy
  * it all (the reader then reports what is wrong). 0 or -ENOMEM.
@@ -36,13 +37,10 @@ struct mkf_obj_image {
 int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz);
 /*
  * The ranges of buf that mkf_obj_image_copy() leaves out, in *ranges
- * (malloc'd, sorted, disjoint); with relocs, also the relocations of
- * DWARF (".rel.debug_*": libbpf skips them too, but the call patcher
- * reads them, so the image keeps them). Returns their count: 0 (and
- * *ranges NULL) when nothing can be left out.
+ * (malloc'd, sorted, disjoint). Returns their count: 0 (and *ranges
+ * NULL) when nothing can be left out.
  */
-size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, bool relocs,
-			    struct mkf_range **ranges);
+size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **ranges);
 /* Whether buf holds the same bytes as img outside its skipped ranges. */
 bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz);
 void mkf_obj_image_free(struct mkf_obj_image *img);
@@ -52,5 +50,12 @@ void mkf_obj_image_free(struct mkf_obj_image *img);
  * ".debug_*", PROGBITS, neither allocated nor code.
  */
 bool mkf_scn_is_dwarf(const GElf_Shdr *sh, const char *name);
+
+/*
+ * DWARF's relocations, which libbpf skips by their name: SHT_REL,
+ * ".rel.debug_*", applying to (sh_info) a section that is DWARF.
+ */
+bool mkf_scn_is_dwarf_rel(const GElf_Shdr *sh, const char *name, const GElf_Shdr *target,
+			  const char *target_name);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <elf.h>
 
 #include "magic_kfunc.h"
 #include "fixtures.h"
@@ -143,26 +144,53 @@ static bool same_programs(struct bpf_object *a, struct bpf_object *b)
 	return !pb && n > 0;
 }
 
-/*
- * A copy of SRC at DST one byte apart: in its DWARF ("clang version" as
- * "Clang version", in .debug_str), or else in the ELF header's padding
- * (e_ident[EI_NIDENT - 1], which no reader looks at).
- */
-static int flip_copy(const char *src, const char *dst, bool in_dwarf)
+enum flip {
+	FLIP_DWARF,	/* "clang version" as "Clang version", in .debug_str */
+	FLIP_DWARF_REL,	/* the first byte of the first .rel.debug_* section */
+	FLIP_PADDING,	/* e_ident[EI_NIDENT - 1], which no reader looks at */
+};
+
+/* Where in buf (an ELF64 object of this machine's byte order) to flip; NULL if nowhere. */
+static char *flip_at(char *buf, size_t n, enum flip how)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)buf;
+	const Elf64_Shdr *sh;
+	size_t i;
+
+	if (how == FLIP_PADDING)
+		return n > EI_NIDENT ? buf + EI_NIDENT - 1 : NULL;
+	if (how == FLIP_DWARF)
+		return memmem(buf, n, "clang version", 13);
+	if (n < sizeof(*eh) || eh->e_shoff > n || eh->e_shstrndx >= eh->e_shnum ||
+	    (n - eh->e_shoff) / sizeof(*sh) < eh->e_shnum)
+		return NULL;
+	sh = (const Elf64_Shdr *)(buf + eh->e_shoff);
+	for (i = 1; i < eh->e_shnum; i++) {
+		size_t name = sh[eh->e_shstrndx].sh_offset + sh[i].sh_name;
+
+		if (name < n - 11 && !strncmp(buf + name, ".rel.debug_", 11) && sh[i].sh_size &&
+		    sh[i].sh_offset < n)
+			return buf + sh[i].sh_offset;
+	}
+	return NULL;
+}
+
+/* A copy of SRC at DST, one byte apart (see enum flip). */
+static int flip_copy(const char *src, const char *dst, enum flip how)
 {
 	FILE *f = fopen(src, "rb");
 	char *buf = NULL, *p = NULL;
 	long n = -1;
 	int err = -1;
 
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 16 && !fseek(f, 0, SEEK_SET))
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET))
 		buf = malloc((size_t)n);
 	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		p = in_dwarf ? memmem(buf, (size_t)n, "clang version", 13) : buf + 15;
+		p = flip_at(buf, (size_t)n, how);
 	if (f)
 		fclose(f);
 	if (p) {
-		*p = in_dwarf ? 'C' : *p ^ 0x5a;
+		*p = how == FLIP_DWARF ? 'C' : *p ^ 0x5a;
 		f = fopen(dst, "wb");
 		err = f && fwrite(buf, 1, (size_t)n, f) == (size_t)n ? 0 : -1;
 		if (f && fclose(f))
@@ -298,7 +326,7 @@ static void test_hit_and_miss(void)
 			entries(NULL, 0) == 2, "entries %d", entries(NULL, 0));
 		/* The same size, one byte apart, outside the DWARF. */
 		snprintf(flipped, sizeof(flipped), "%s/flipped.bpf.o", tmpdir);
-		t_check("an object one byte apart", !flip_copy(path, flipped, false),
+		t_check("an object one byte apart", !flip_copy(path, flipped, FLIP_PADDING),
 			"errno %d", errno);
 		remove_tree(cachedir);
 		open_ok(flipped, &mo);
@@ -316,7 +344,7 @@ static void test_hit_and_miss(void)
 			logged(HIT), "log: %s", t_log);
 
 		/* One byte apart in the DWARF: the name leaves it out, the compare does not. */
-		t_check("an object one byte apart in its DWARF", !flip_copy(path, flipped, true),
+		t_check("an object one byte apart in its DWARF", !flip_copy(path, flipped, FLIP_DWARF),
 			"errno %d", errno);
 		remove_tree(cachedir);
 		open_ok(flipped, &mo);
@@ -357,6 +385,50 @@ static void test_hit_and_miss(void)
 	t_check("an entry others may write: replaced by one of mode 0600",
 		!stat(entry, &st) && (st.st_mode & 0777) == 0600 && open_ok(path, &mo) &&
 		logged(HIT), "mode %o, log: %s", st.st_mode & 0777, t_log);
+}
+
+/*
+ * An entry that hands libbpf the object as it is serves objects that
+ * differ from it only in their DWARF: the open passes on the caller's
+ * bytes, and the name and the compare leave the DWARF out.
+ */
+static void test_unchanged_dwarf(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath2);
+	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	char path[4096], dwarf[1200], rel[1200], pad[1200], name[256] = "", pad_name[256] = "";
+	char entry[4400], pad_entry[4400];
+
+	obj_path("unit_wq_new", path, sizeof(path));
+	snprintf(dwarf, sizeof(dwarf), "%s/dwarf.bpf.o", tmpdir);
+	snprintf(rel, sizeof(rel), "%s/rel.bpf.o", tmpdir);
+	snprintf(pad, sizeof(pad), "%s/pad.bpf.o", tmpdir);
+	t_check("unchanged: objects one byte apart in DWARF, its relocations, the ELF header",
+		!flip_copy(path, dwarf, FLIP_DWARF) && !flip_copy(path, rel, FLIP_DWARF_REL) &&
+		!flip_copy(path, pad, FLIP_PADDING), "errno %d", errno);
+	remove_tree(cachedir);
+	t_check("unchanged: the first open writes an entry that hands the object over",
+		open_ok(path, &mo) && open_ok(path, &mo) && logged(HIT_UNCHANGED) &&
+		entries(name, sizeof(name)) == 1, "log: %s", t_log);
+	t_check("unchanged: one byte apart in its DWARF: a hit of that entry",
+		open_ok(dwarf, &mo) && logged(HIT_UNCHANGED), "log: %s", t_log);
+	t_check("unchanged: one byte apart in a DWARF relocation: a hit of that entry",
+		open_ok(rel, &mo) && logged(HIT_UNCHANGED) && entries(NULL, 0) == 1,
+		"entries %d, log: %s", entries(NULL, 0), t_log);
+	t_check("unchanged: one byte apart in the ELF header: a miss, its own entry",
+		open_ok(pad, &mo) && !logged(HIT_UNCHANGED) && entries(NULL, 0) == 2,
+		"entries %d, log: %s", entries(NULL, 0), t_log);
+	/* The compare, not the name: the first entry under the other's name. */
+	remove_tree(cachedir);
+	open_ok(pad, &mo);
+	entries(pad_name, sizeof(pad_name));
+	snprintf(pad_entry, sizeof(pad_entry), "%s/%s", cachedir, pad_name);
+	remove_tree(cachedir);
+	open_ok(path, &mo);
+	snprintf(entry, sizeof(entry), "%s/%s", cachedir, name);
+	t_check("unchanged: that entry renamed to the other object's name: a miss",
+		!rename(entry, pad_entry) && open_ok(pad, &mo) && !logged(HIT_UNCHANGED) &&
+		!logged(HIT), "log: %s", t_log);
 }
 
 static void test_not_used(void)
@@ -469,6 +541,7 @@ int main(void)
 		return t_done();
 	}
 	test_hit_and_miss();
+	test_unchanged_dwarf();
 	test_not_used();
 	test_btf_dir();
 	remove_tree(tmpdir);

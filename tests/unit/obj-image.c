@@ -78,9 +78,10 @@ static bool in_scn(const struct image *img, size_t off, const char *prefix)
 	return false;
 }
 
+/* DWARF or its relocations (unit_list has no other .rel.debug_*). */
 static bool in_dwarf(const struct image *img, size_t off)
 {
-	return in_scn(img, off, ".debug_");
+	return in_scn(img, off, ".debug_") || in_scn(img, off, ".rel.debug_");
 }
 
 static size_t skipped_bytes(const struct mkf_obj_image *c)
@@ -117,7 +118,7 @@ static void test_dwarf_left_out(const struct image *img)
 	}
 	t_check("a -g object: DWARF ranges are left out", c.skip_cnt && skipped_bytes(&c) > 0,
 		"%zu ranges", c.skip_cnt);
-	t_check("only bytes of .debug_* sections are left out", !bad_range,
+	t_check("only bytes of .debug_* and .rel.debug_* sections are left out", !bad_range,
 		"%zu bytes outside them", bad_range);
 	t_check("left-out bytes are zero in the image", zero, "not zero");
 	t_check("every other byte is copied", !bad_byte, "%zu bytes differ", bad_byte);
@@ -127,6 +128,13 @@ static void test_dwarf_left_out(const struct image *img)
 	t_check("a changed DWARF byte is still the same", c.skip_cnt &&
 		mkf_obj_image_same(&c, img->buf, img->sz), "no");
 	img->buf[c.skip[0].off] ^= 0x5a;
+	k = find_scn(img, ".rel.debug_");
+	if (k)
+		img->buf[shdr(img, k)->sh_offset] ^= 0x5a;
+	t_check("a changed byte of a DWARF relocation is still the same", k &&
+		mkf_obj_image_same(&c, img->buf, img->sz), "no");
+	if (k)
+		img->buf[shdr(img, k)->sh_offset] ^= 0x5a;
 	img->buf[img->sz - 1] ^= 0x5a;
 	t_check("a changed byte elsewhere is not", !mkf_obj_image_same(&c, img->buf, img->sz),
 		"same");
@@ -146,31 +154,27 @@ static bool in_ranges(const struct mkf_range *r, size_t n, size_t off)
 	return false;
 }
 
-/* The ranges alone, with and without the DWARF's relocations. */
+/* The ranges alone are the image's, and exactly DWARF and its relocations. */
 static void test_dwarf_ranges(const struct image *img)
 {
-	struct mkf_range *plain = NULL, *relocs = NULL;
-	size_t n_plain = mkf_obj_dwarf_ranges(img->buf, img->sz, false, &plain);
-	size_t n_relocs = mkf_obj_dwarf_ranges(img->buf, img->sz, true, &relocs);
-	size_t k, wrong_plain = 0, wrong_relocs = 0, rel_bytes = 0;
+	struct mkf_obj_image c = {};
+	struct mkf_range *r = NULL;
+	size_t n = mkf_obj_dwarf_ranges(img->buf, img->sz, &r), k, wrong = 0, rel_bytes = 0;
 
 	for (k = 0; k < img->sz; k++) {
-		bool dwarf = in_dwarf(img, k), rel = in_scn(img, k, ".rel.debug_");
-
-		rel_bytes += rel;
-		wrong_plain += in_ranges(plain, n_plain, k) != dwarf;
-		wrong_relocs += in_ranges(relocs, n_relocs, k) != (dwarf || rel);
+		rel_bytes += in_scn(img, k, ".rel.debug_");
+		wrong += in_ranges(r, n, k) != in_dwarf(img, k);
 	}
-	t_check("ranges without relocations: exactly the .debug_* bytes", n_plain &&
-		!wrong_plain, "%zu ranges, %zu bytes wrong", n_plain, wrong_plain);
 	t_check("a -g object has relocations of its DWARF", rel_bytes > 0, "none");
-	t_check("ranges with relocations: exactly the .debug_* and .rel.debug_* bytes",
-		n_relocs && !wrong_relocs, "%zu ranges, %zu bytes wrong", n_relocs,
-		wrong_relocs);
-	free(plain);
-	free(relocs);
+	t_check("the ranges: exactly the .debug_* and .rel.debug_* bytes", n && !wrong,
+		"%zu ranges, %zu bytes wrong", n, wrong);
+	t_check("the ranges are the ones the image leaves out",
+		!mkf_obj_image_copy(&c, img->buf, img->sz) && c.skip_cnt == n &&
+		!memcmp(c.skip, r, n * sizeof(*r)), "%zu and %zu ranges", c.skip_cnt, n);
+	mkf_obj_image_free(&c);
+	free(r);
 	t_check("no ranges for a buffer that is no ELF",
-		!mkf_obj_dwarf_ranges("not an object", 13, true, &plain) && !plain, "some");
+		!mkf_obj_dwarf_ranges("not an object", 13, &r) && !r, "some");
 }
 
 /* The image copied whole after edit() changed a copy of it. */
@@ -227,8 +231,11 @@ static bool other_byte_order(struct image *e)
 	return true;
 }
 
-/* A plan made before only the DWARF changed serves the rewrite of the new bytes. */
-static void test_plan_across_dwarf(const struct image *img)
+/*
+ * A plan made before only a byte of section prefix* changed (DWARF, or
+ * its relocations) serves the rewrite of the new bytes.
+ */
+static void test_plan_across_dwarf(const struct image *img, const char *prefix)
 {
 	struct btf *vm = fx_kernel(FX_612_DEB12);
 	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
@@ -237,10 +244,13 @@ static void test_plan_across_dwarf(const struct image *img)
 	void *a = NULL, *b = NULL;
 	size_t a_sz = 0, b_sz = 0, d;
 	int err_a = -1, err_b = -1;
+	char name[128];
 
-	d = e.buf ? (memcpy(e.buf, img->buf, img->sz), find_scn(&e, ".debug_str")) : 0;
+	mkf_set_print(t_log_capture);
+	t_log_reset();
+	d = e.buf ? (memcpy(e.buf, img->buf, img->sz), find_scn(&e, prefix)) : 0;
 	if (!k || !d || !shdr(&e, d)->sh_size) {
-		t_fail("a plan across a DWARF change", "setup failed");
+		t_fail("a plan across a change: setup", "failed for %s", prefix);
 		goto out;
 	}
 	old = mkf_plan__compute(img->buf, img->sz, k, NULL);
@@ -250,14 +260,19 @@ static void test_plan_across_dwarf(const struct image *img)
 		err_a = mkf_object__rewrite(e.buf, e.sz, old, &a, &a_sz, NULL);
 		err_b = mkf_object__rewrite(e.buf, e.sz, fresh, &b, &b_sz, NULL);
 	}
-	t_check("a plan across a DWARF change: changes to make", old &&
-		mkf_plan__change_cnt(old) > 0, "none");
-	t_check("a plan across a DWARF change rewrites as a fresh plan does", !err_a && !err_b &&
-		a_sz == b_sz && !memcmp(a, b, a_sz), "errors %d %d, %zu and %zu bytes", err_a,
-		err_b, a_sz, b_sz);
-	t_check("the rewrite carries the new DWARF byte", a && memmem(a, a_sz,
-		e.buf + shdr(&e, d)->sh_offset, shdr(&e, d)->sh_size) != NULL, "not found");
+	snprintf(name, sizeof(name), "a plan across a change of %s: changes, calls patched",
+		 prefix);
+	t_check(name, old && mkf_plan__change_cnt(old) > 0 &&
+		strstr(t_log, "register set-up inserted"), "log: %s", t_log);
+	snprintf(name, sizeof(name), "a plan across a change of %s rewrites as a fresh plan does",
+		 prefix);
+	t_check(name, !err_a && !err_b && a_sz == b_sz && !memcmp(a, b, a_sz),
+		"errors %d %d, %zu and %zu bytes", err_a, err_b, a_sz, b_sz);
+	snprintf(name, sizeof(name), "the rewrite carries the changed %s", prefix);
+	t_check(name, a && memmem(a, a_sz, e.buf + shdr(&e, d)->sh_offset,
+				  shdr(&e, d)->sh_size) != NULL, "not found");
 out:
+	t_quiet_library();
 	free(a);
 	free(b);
 	mkf_plan__free(old);
@@ -284,7 +299,8 @@ int main(void)
 	expect_whole("DWARF read as the symbols' string table: copied whole", &img,
 		     strtab_is_dwarf);
 	expect_whole("the other byte order: copied whole", &img, other_byte_order);
-	test_plan_across_dwarf(&img);
+	test_plan_across_dwarf(&img, ".debug_str");
+	test_plan_across_dwarf(&img, ".rel.debug_");
 	free(img.buf);
 	return t_done();
 }
