@@ -10,7 +10,8 @@ bench/kfunc_cost.bpf.o: tests/bpf/bpf_test.h $(mkfbpf_HEADERS)
 if VM_TESTS
 noinst_PROGRAMS += bench/kfunc-cost
 noinst_DATA += bench/kfunc_cost.bpf.o
-bench_kfunc_cost_SOURCES = bench/kfunc-cost.c $(GUEST_COMMON)
+bench_kfunc_cost_SOURCES = bench/kfunc-cost.c bench/xlated-diff.c bench/xlated-diff.h \
+	$(GUEST_COMMON)
 bench_kfunc_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
 bench_kfunc_cost_LDFLAGS = $(GUEST_STATIC)
 bench_kfunc_cost_LDADD = $(GUEST_LIBS)

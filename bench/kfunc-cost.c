@@ -17,7 +17,9 @@
  * times per run, ROUNDS rounds rotating the order, the programs loaded
  * again each round in that order; the kernel reports the mean time of
  * one run. magic/twin is the control: how much
- * two copies of one program differ where the code lands (TCG).
+ * two copies of one program differ where the code lands (TCG). Before
+ * the runs, the code check (xlated-diff.h) says whether call_impl is
+ * call_magic plus its dummy "r4 = 0" arguments and nothing else.
  *
  * Every line starts with the part it belongs to; the ratios are
  * magic / impl per round, summarised as median and range. Exits 1 when
@@ -34,6 +36,7 @@
 #include <bpf/libbpf.h>
 
 #include "guest.h"
+#include "xlated-diff.h"
 
 #define MAX_ROUNDS 100
 
@@ -156,6 +159,96 @@ static int print_code_size(int fd, const char *name)
 	return 0;
 }
 
+/* The instructions the kernel runs for program FD (xlated): *insns, malloc'd. */
+static int xlated_of(int fd, struct bpf_insn **insns, size_t *cnt)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	*insns = NULL;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	*cnt = info.xlated_prog_len / sizeof(**insns);
+	*insns = calloc(*cnt + 1, sizeof(**insns));
+	if (!*insns)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = *cnt * sizeof(**insns);
+	info.xlated_prog_insns = (__u64)(uintptr_t)*insns;
+	len = sizeof(info);
+	return bpf_obj_get_info_by_fd(fd, &info, &len);
+}
+
+/*
+ * The kernel function a call's immediate names (an offset from
+ * __bpf_call_base), from /proc/kallsyms; its number if that cannot say.
+ */
+static void call_name(__s32 imm, char *buf, size_t sz)
+{
+	unsigned long long base = 0, addr;
+	char line[512], name[256], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	snprintf(buf, sz, "the function at %d from __bpf_call_base", imm);
+	while (f && !base && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 &&
+		    !strcmp(name, "__bpf_call_base"))
+			base = addr;
+	if (f && base)
+		rewind(f);
+	while (f && base && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 &&
+		    addr == base + (long long)imm) {
+			snprintf(buf, sz, "%s", name);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * P3's code check: call_impl as the verifier left it should be
+ * call_magic plus the program's own dummy argument "r4 = 0" before each
+ * call, which the verifier then overwrites; the line says what it is.
+ */
+static int code_check(int magic_fd, int impl_fd)
+{
+	const struct bpf_insn dummy = { .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					.dst_reg = BPF_REG_4 };
+	struct bpf_insn *a = NULL, *b = NULL;
+	struct xlated_diff d;
+	size_t na = 0, nb = 0;
+	int err = -1;
+
+	if (xlated_of(magic_fd, &a, &na) || xlated_of(impl_fd, &b, &nb)) {
+		fprintf(stderr, "error: p3: cannot read the programs' instructions: %s\n",
+			strerror(errno));
+	} else if (xlated_diff(a, na, b, nb, &dummy, &d)) {
+		fprintf(stderr, "error: p3: out of memory\n");
+	} else if (!d.same) {
+		printf("p3 code: call_impl's %zu xlated instructions are not call_magic's %zu plus "
+		       "\"r4 = 0\": %s\n", nb, na, d.why);
+		err = 0;
+	} else {
+		char fa[256], fb[256];
+
+		printf("p3 code: call_impl's %zu xlated instructions are call_magic's %zu plus "
+		       "%zu \"r4 = 0\"", nb, na, d.extra);
+		if (d.calls_apart) {
+			call_name(d.call_a, fa, sizeof(fa));
+			call_name(d.call_b, fb, sizeof(fb));
+			printf("; %zu of its calls go to %s, where call_magic's go to %s",
+			       d.calls_apart, fb, fa);
+		}
+		printf("; nothing else differs\n");
+		err = 0;
+	}
+	free(a);
+	free(b);
+	return err;
+}
+
 /*
  * Load the call_* program NAME alone, from an object of its own: *fd is
  * its fd, the object to close is returned. Each program gets its own
@@ -220,6 +313,8 @@ static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
 			if (run_once(fd[k], names[k], 1000) < 0)
 				goto err;
 		}
+		if (!i && code_check(fd[0], fd[1]))
+			goto err;
 		for (j = 0; j < 3; j++) {
 			int k = (i + j) % 3;
 

@@ -5,7 +5,7 @@
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
 	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf \
-	tests/unit/obj-image
+	tests/unit/obj-image tests/unit/xlated-diff
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -45,6 +45,12 @@ tests_unit_obj_image_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_obj_image_LDFLAGS = -static
 tests_unit_obj_image_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_obj_image_DEPENDENCIES = $(tests_bpf_unit_objects)
+
+# P3's code check of make bench (bench/xlated-diff.c) on hand-made programs.
+tests_unit_xlated_diff_SOURCES = tests/unit/xlated-diff.c bench/xlated-diff.c \
+	bench/xlated-diff.h tests/unit/unit.c tests/unit/unit.h
+tests_unit_xlated_diff_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/bench
+tests_unit_xlated_diff_LDADD = $(UNIT_LDADD)
 
 # The reasons' string builder and its own formatter against snprintf().
 tests_unit_strbuf_SOURCES = tests/unit/strbuf.c tests/unit/unit.c tests/unit/unit.h
