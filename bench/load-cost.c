@@ -25,7 +25,8 @@
  * A fifth way is the library with its rewrite cache
  * (mkf_open_opts.cache_dir, filled by an untimed open before the
  * rounds): what a program that opens the same object again on the same
- * boot pays, as a service does at each start.
+ * boot pays, as a service does at each start. The sixth is plain libbpf
+ * again, the control: its ratio to plain is the noise of one ratio.
  *
  * An object that plain libbpf cannot load on this kernel has no ratio:
  * a line says so and the object is left out. Exits 1 when the library
@@ -77,7 +78,8 @@ static double median(double *v, int n)
 /* The running kernel, described once for the third way. */
 static struct mkf_kernel *kernel;
 
-enum way { PLAIN, LIBRARY, LIBRARY_DESCRIBED, PARSE, LIBRARY_CACHED, WAY_CNT };
+/* PLAIN_AGAIN is PLAIN once more: the control, what one ratio's noise is. */
+enum way { PLAIN, LIBRARY, LIBRARY_DESCRIBED, PARSE, LIBRARY_CACHED, PLAIN_AGAIN, WAY_CNT };
 
 /* The rewrite cache of the fifth way, in the working directory. */
 #define CACHE_DIR "load-cost-rewrite-cache"
@@ -110,7 +112,7 @@ static int open_load(const char *path, enum way way, double *ms)
 	if (way == PARSE)
 		return parse_kernel(ms);
 	t0 = now_ms();
-	obj = way == PLAIN ? bpf_object__open_file(path, NULL) :
+	obj = way == PLAIN || way == PLAIN_AGAIN ? bpf_object__open_file(path, NULL) :
 	      mkf_object__open_file(path, NULL, way == LIBRARY_DESCRIBED ? &mopts :
 						 way == LIBRARY_CACHED ? &copts : NULL);
 	if (!obj) {
@@ -137,10 +139,11 @@ static int measure(const char *path, int rounds, const char *release)
 	double plain_ms[MAX_ROUNDS], lib_ms[MAX_ROUNDS], desc_ms[MAX_ROUNDS];
 	double parse_ms[MAX_ROUNDS], floor_ratio[MAX_ROUNDS], cached_ms[MAX_ROUNDS];
 	double ratio[MAX_ROUNDS], desc_ratio[MAX_ROUNDS], cached_ratio[MAX_ROUNDS], ms;
+	double again_ms[MAX_ROUNDS], control[MAX_ROUNDS];
 	const char *name = base_name(path);
 	static const enum way order[2][WAY_CNT] = {
-		{ PLAIN, LIBRARY, PARSE, LIBRARY_DESCRIBED, LIBRARY_CACHED },
-		{ LIBRARY_CACHED, LIBRARY_DESCRIBED, PARSE, LIBRARY, PLAIN },
+		{ PLAIN, LIBRARY, PARSE, LIBRARY_DESCRIBED, LIBRARY_CACHED, PLAIN_AGAIN },
+		{ PLAIN_AGAIN, LIBRARY_CACHED, LIBRARY_DESCRIBED, PARSE, LIBRARY, PLAIN },
 	};
 	int i, j, err;
 
@@ -166,7 +169,8 @@ static int measure(const char *path, int rounds, const char *release)
 		for (j = 0; j < WAY_CNT; j++) {
 			enum way w = order[i % 2][j];
 			double *to = w == PLAIN ? plain_ms : w == LIBRARY ? lib_ms :
-				     w == PARSE ? parse_ms : w == LIBRARY_CACHED ? cached_ms : desc_ms;
+				     w == PARSE ? parse_ms : w == LIBRARY_CACHED ? cached_ms :
+				     w == PLAIN_AGAIN ? again_ms : desc_ms;
 
 			if (open_load(path, w, &to[i]))
 				return -1;
@@ -175,15 +179,17 @@ static int measure(const char *path, int rounds, const char *release)
 		desc_ratio[i] = desc_ms[i] / plain_ms[i];
 		cached_ratio[i] = cached_ms[i] / plain_ms[i];
 		floor_ratio[i] = (plain_ms[i] + parse_ms[i]) / plain_ms[i];
+		control[i] = again_ms[i] / plain_ms[i];
 		printf("p5 %s round %d: plain %.3f ms, library %.3f ms (ratio %.4f), kernel "
 		       "described once %.3f ms (ratio %.4f), rewrite cache %.3f ms (ratio %.4f), "
-		       "kernel BTF parse %.3f ms\n", name, i + 1, plain_ms[i], lib_ms[i], ratio[i],
-		       desc_ms[i], desc_ratio[i], cached_ms[i], cached_ratio[i], parse_ms[i]);
+		       "kernel BTF parse %.3f ms, plain again %.3f ms (ratio %.4f)\n", name, i + 1,
+		       plain_ms[i], lib_ms[i], ratio[i], desc_ms[i], desc_ratio[i], cached_ms[i],
+		       cached_ratio[i], parse_ms[i], again_ms[i], control[i]);
 	}
 	printf("p5 %s: medians: plain %.3f ms, library %.3f ms, kernel described once %.3f ms, "
-	       "rewrite cache %.3f ms, kernel BTF parse %.3f ms\n", name, median(plain_ms, rounds),
-	       median(lib_ms, rounds), median(desc_ms, rounds), median(cached_ms, rounds),
-	       median(parse_ms, rounds));
+	       "rewrite cache %.3f ms, kernel BTF parse %.3f ms, plain again %.3f ms\n", name,
+	       median(plain_ms, rounds), median(lib_ms, rounds), median(desc_ms, rounds),
+	       median(cached_ms, rounds), median(parse_ms, rounds), median(again_ms, rounds));
 	/* median() sorts: first and last are the range. */
 	ms = median(ratio, rounds);
 	printf("p5 summary: %s on %s: open + load library/plain ratio median %.4f min %.4f "
@@ -196,6 +202,10 @@ static int measure(const char *path, int rounds, const char *release)
 	printf("p5 cached summary: %s on %s: open + load, rewrite cache, library/plain ratio "
 	       "median %.4f min %.4f max %.4f over %d rounds\n", name, release, ms,
 	       cached_ratio[0], cached_ratio[rounds - 1], rounds);
+	ms = median(control, rounds);
+	printf("p5 control summary: %s on %s: open + load, plain libbpf again/plain ratio "
+	       "median %.4f min %.4f max %.4f over %d rounds\n", name, release, ms, control[0],
+	       control[rounds - 1], rounds);
 	ms = median(floor_ratio, rounds);
 	printf("p5 floor summary: %s on %s: (plain + one kernel BTF parse)/plain ratio median "
 	       "%.4f min %.4f max %.4f over %d rounds\n", name, release, ms, floor_ratio[0],
