@@ -173,17 +173,25 @@ int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 	size_t i, pos = 0;
 
 	memset(img, 0, sizeof(*img));
-	img->buf = malloc(sz ? sz : 1);
-	if (!img->buf)
-		return -ENOMEM;
-	img->sz = sz;
 	/* Without the ranges (none, or no memory for them): copy it all. */
 	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, &img->skip);
+	/*
+	 * Zeroed by calloc(): for a buffer this large the allocator takes
+	 * fresh pages from the kernel and writes nothing, so the skipped
+	 * ranges cost neither a memset nor, as nobody reads them, a page.
+	 */
+	img->buf = img->skip_cnt ? calloc(1, sz) : malloc(sz ? sz : 1);
+	if (!img->buf) {
+		free(img->skip);
+		img->skip = NULL;
+		img->skip_cnt = 0;
+		return -ENOMEM;
+	}
+	img->sz = sz;
 	for (i = 0; i < img->skip_cnt; i++) {
 		const struct mkf_range *r = &img->skip[i];
 
 		memcpy((char *)img->buf + pos, (const char *)buf + pos, r->off - pos);
-		memset((char *)img->buf + r->off, 0, r->end - r->off);
 		pos = r->end;
 	}
 	if (sz > pos)
