@@ -167,39 +167,55 @@ static void key_self(struct mkf_sb *key)
 		key_file(key, "code", "/proc/self/exe");
 }
 
-int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
-		      const struct mkf_kernel_opts *ko, bool allow_unresolved,
-		      bool weaken_unresolved, const void *obj, size_t obj_sz)
+/*
+ * The key text: what identifies the kernel's BTF files, the library and
+ * the options. *per_boot and boot tell whether it names this boot.
+ */
+static int describe(struct mkf_sb *key, bool *per_boot, char boot[9],
+		    const struct mkf_kernel_opts *ko, bool allow_unresolved,
+		    bool weaken_unresolved)
 {
 	const char *vmlinux = OPTS_GET(ko, vmlinux_path, NULL);
 	const char *const *mods = OPTS_GET(ko, module_paths, NULL);
 	size_t i, mod_cnt = OPTS_GET(ko, module_cnt, 0);
-	__u64 h;
 	int err = 0;
 
-	memset(ce, 0, sizeof(*ce));
-	ce->dir = dir;
-	mkf_sb_printf(&ce->key, "magic-kfunc rewrite cache %d\nlibrary %s\nlibbpf %u.%u\n",
+	*per_boot = false;
+	mkf_sb_printf(key, "magic-kfunc rewrite cache %d\nlibrary %s\nlibbpf %u.%u\n",
 		      ENTRY_VERSION, mkf_version_string(), libbpf_major_version(),
 		      libbpf_minor_version());
-	key_self(&ce->key);
-	mkf_sb_printf(&ce->key, "allow_unresolved %d weaken_unresolved %d check_all_types %d\n",
+	key_self(key);
+	mkf_sb_printf(key, "allow_unresolved %d weaken_unresolved %d check_all_types %d\n",
 		      allow_unresolved, weaken_unresolved,
 		      (int)OPTS_GET(ko, check_all_types, false));
 	if (vmlinux) {
-		key_file(&ce->key, "vmlinux", vmlinux);
+		key_file(key, "vmlinux", vmlinux);
 		for (i = 0; mods && i < mod_cnt; i++)
-			key_file(&ce->key, "module", mods[i]);
+			key_file(key, "module", mods[i]);
 	} else {
 		const char *bdir = OPTS_GET(ko, btf_dir, NULL);
 
 		/* A kernel's BTF files are only the same within one boot. */
-		ce->per_boot = read_boot(ce->boot, &ce->key);
-		err = key_dir(&ce->key, bdir ? bdir : MKF_DEFAULT_BTF_DIR,
+		*per_boot = read_boot(boot, key);
+		err = key_dir(key, bdir ? bdir : MKF_DEFAULT_BTF_DIR,
 			      OPTS_GET(ko, skip_modules, false));
 	}
-	if (!err && ce->key.failed)
+	if (!err && key->failed)
 		err = -ENOMEM;
+	return err;
+}
+
+int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
+		      const struct mkf_kernel_opts *ko, bool allow_unresolved,
+		      bool weaken_unresolved, const void *obj, size_t obj_sz)
+{
+	__u64 h;
+	int err;
+
+	memset(ce, 0, sizeof(*ce));
+	ce->dir = dir;
+	err = describe(&ce->key, &ce->per_boot, ce->boot, ko, allow_unresolved,
+		       weaken_unresolved);
 	if (err) {
 		mkf_cache_release(ce);
 		return err;
@@ -209,6 +225,19 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 	snprintf(ce->name, sizeof(ce->name), ENTRY_PREFIX "%s-%016llx",
 		 ce->per_boot ? ce->boot : "files", (unsigned long long)h);
 	return 0;
+}
+
+bool mkf_cache_key_holds(const struct mkf_cache_entry *ce, const struct mkf_kernel_opts *ko,
+			 bool allow_unresolved, bool weaken_unresolved)
+{
+	struct mkf_sb now = {};
+	char boot[9];
+	bool per_boot, same;
+
+	same = !describe(&now, &per_boot, boot, ko, allow_unresolved, weaken_unresolved) &&
+	       now.len == ce->key.len && !memcmp(now.buf, ce->key.buf, now.len);
+	mkf_sb_free(&now);
+	return same;
 }
 
 void mkf_cache_release(struct mkf_cache_entry *ce)

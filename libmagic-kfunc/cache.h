@@ -46,6 +46,13 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 		      bool weaken_unresolved, const void *obj, size_t obj_sz);
 
 /*
+ * Whether ce's key still describes what the kernel options name (the
+ * same files, boot, library and options): describe again and compare.
+ */
+bool mkf_cache_key_holds(const struct mkf_cache_entry *ce, const struct mkf_kernel_opts *ko,
+			 bool allow_unresolved, bool weaken_unresolved);
+
+/*
  * 1 with *out (malloc'd) and *out_sz, or *unchanged set when the open
  * hands libbpf the input as it is; 0 when there is no valid entry.
  */

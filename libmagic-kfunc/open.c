@@ -138,7 +138,7 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	bool allow = OPTS_GET(mo, allow_unresolved, false);
 	bool weaken = OPTS_GET(mo, weaken_unresolved, false);
 	MKF_OPTS(mkf_plan_opts, popts, .object_name = name, .weaken_unresolved = weaken);
-	struct mkf_cache_entry ce, after;
+	struct mkf_cache_entry ce;
 	struct mkf_kernel_opts custom;
 	const struct mkf_kernel_opts *ko = kernel_opts_of(mo, opts, &custom);
 	bool cached = use_cache(mo);
@@ -189,13 +189,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	 * key describes: a module that came or went while the kernel was
 	 * read would otherwise be remembered wrong.
 	 */
-	if (cached && !err &&
-	    !mkf_cache_prepare(&after, ce.dir, ko, allow, weaken, obj_buf, obj_buf_sz)) {
-		if (after.key.len == ce.key.len && !memcmp(after.key.buf, ce.key.buf, ce.key.len))
-			mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : *out,
-				      *out_sz);
-		mkf_cache_release(&after);
-	}
+	if (cached && !err && mkf_cache_key_holds(&ce, ko, allow, weaken))
+		mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : *out, *out_sz);
 out:
 	mkf_kernel__free(owned);
 out_cache:

@@ -19,6 +19,7 @@
 #include <elf.h>
 
 #include "magic_kfunc.h"
+#include "cache.h"
 #include "fixtures.h"
 #include "unit.h"
 
@@ -532,6 +533,36 @@ static void test_btf_dir(void)
 		logged(HIT), "log: %s", t_log);
 }
 
+/*
+ * The check an open makes before it writes an entry: the kernel's files
+ * are still those its key describes (a module that came or went while
+ * the kernel was read would otherwise be remembered wrong).
+ */
+static void test_key_holds(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	struct timespec times[2] = { { .tv_sec = 1100000000 }, { .tv_sec = 1100000000 } };
+	struct mkf_cache_entry ce;
+	static const char obj[] = "not an object";
+	int err;
+
+	err = mkf_cache_prepare(&ce, cachedir, &ko, false, false, obj, sizeof(obj));
+	t_check("key_holds: an entry's key", !err, "err %d", err);
+	if (err)
+		return;
+	t_check("key_holds: the same files: holds", mkf_cache_key_holds(&ce, &ko, false, false),
+		"key:\n%s", ce.key.buf);
+	t_check("key_holds: other options: does not", !mkf_cache_key_holds(&ce, &ko, true, false),
+		"key:\n%s", ce.key.buf);
+	utimensat(AT_FDCWD, kpath, times, 0);
+	t_check("key_holds: the kernel's file changed since: does not",
+		!mkf_cache_key_holds(&ce, &ko, false, false), "key:\n%s", ce.key.buf);
+	ko.vmlinux_path = kpath2;
+	t_check("key_holds: another kernel file: does not",
+		!mkf_cache_key_holds(&ce, &ko, false, false), "key:\n%s", ce.key.buf);
+	mkf_cache_release(&ce);
+}
+
 int main(void)
 {
 	mkf_set_print(t_log_capture);
@@ -544,6 +575,7 @@ int main(void)
 	test_unchanged_dwarf();
 	test_not_used();
 	test_btf_dir();
+	test_key_holds();
 	remove_tree(tmpdir);
 	return t_done();
 }

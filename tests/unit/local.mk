@@ -68,6 +68,8 @@ EXTRA_tests_unit_real_btf_DEPENDENCIES = $(tests_bpf_unit_objects)
 # The rewrite cache, through the public API as well.
 tests_unit_cache_SOURCES = tests/unit/cache.c $(UNIT_COMMON)
 tests_unit_cache_CPPFLAGS = $(UNIT_CPPFLAGS)
+# Static: also checks the library's internal mkf_cache_key_holds().
+tests_unit_cache_LDFLAGS = -static
 tests_unit_cache_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_cache_DEPENDENCIES = $(tests_bpf_unit_objects)
 
