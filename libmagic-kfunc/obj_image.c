@@ -176,9 +176,9 @@ int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 	/* Without the ranges (none, or no memory for them): copy it all. */
 	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, &img->skip);
 	/*
-	 * Zeroed by calloc(): for a buffer this large the allocator takes
-	 * fresh pages from the kernel and writes nothing, so the skipped
-	 * ranges cost neither a memset nor, as nobody reads them, a page.
+	 * Zeroed by calloc(): a large buffer (glibc maps it) comes as fresh
+	 * pages from the kernel with nothing written, so the skipped ranges
+	 * cost neither a memset nor, as nobody reads them, a page.
 	 */
 	img->buf = img->skip_cnt ? calloc(1, sz) : malloc(sz ? sz : 1);
 	if (!img->buf) {
