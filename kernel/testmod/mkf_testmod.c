@@ -75,6 +75,10 @@ __bpf_kfunc u32 mkf_testmod_magic_const(u32 a, struct bpf_prog_aux *const aux__m
  * @a: any number
  * @aux__magic: the calling program's aux, set by the verifier
  *
+ * BPF calls of either name run mkf_testmod_legacy_impl(), whose result
+ * differs from this one's on purpose: tests see which code ran. A real
+ * kfunc does what its legacy form does, by calling it.
+ *
  * Return: the calling program's ID plus @a.
  */
 __bpf_kfunc u32 mkf_testmod_legacy(u32 a, struct bpf_prog_aux *aux__magic)
@@ -88,7 +92,8 @@ __bpf_kfunc u32 mkf_testmod_legacy(u32 a, struct bpf_prog_aux *aux__magic)
  * @aux__ign: programs pass NULL, the verifier provides the calling
  *	program's aux as for mkf_testmod_legacy()
  *
- * A kfunc of its own, with its own code: resolve_btfids must keep it.
+ * A kfunc of its own, with its own code: resolve_btfids must keep it, and
+ * the verifier binds calls of mkf_testmod_legacy() to it.
  *
  * Return: @a plus MKF_TESTMOD_LEGACY_BIAS plus the ID of the program whose
  * aux it received (nothing if NULL).

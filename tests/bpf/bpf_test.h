@@ -58,7 +58,7 @@ extern __u32 mkf_testmod_magic(__u32 a) __mkf_kfunc;
 extern __u32 mkf_testmod_magic2(__u32 a, __u32 b, __u32 c) __mkf_kfunc;
 extern __u32 mkf_testmod_magic_const(__u32 a) __mkf_kfunc;
 extern __u32 mkf_testmod_legacy(__u32 a) __mkf_kfunc;
-/* A legacy kfunc of its own, not a twin: its own code runs. */
+/* A legacy kfunc of its own, not a twin: calls of either name run its code. */
 extern __u32 mkf_testmod_legacy_impl(__u32 a, void *aux__ign) __mkf_kfunc;
 /* Then tests/cli/mkf_testmod.c's (split BTF only, never loaded), called
  * in the new style: the module has only mkf_testmod_set_impl(..., aux__ign). */
@@ -72,6 +72,8 @@ extern int mkf_testmod_set(struct bpf_wq *wq, unsigned int flags) __mkf_kfunc;
 #define TM_MAGIC_TRACE	500
 #define TM_LEGACY_IMPL	7
 #define TM_MAGIC_CONST	600
+#define TM_LEGACY_TRACE	700
+#define TM_LEGACY_IMPL_TRACE	800
 /* What the module's real mkf_testmod_legacy_impl() adds to its argument. */
 #define TM_LEGACY_BIAS	0x5000
 

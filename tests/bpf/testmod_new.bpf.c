@@ -30,13 +30,17 @@ int magic_const_new(void *ctx)
 	return mkf_testmod_magic_const(TM_MAGIC_CONST);
 }
 
+/*
+ * The new name of a kfunc with a legacy form: the kernel runs the legacy
+ * function for it, which the module gives other code to show it.
+ */
 SEC("syscall")
 int legacy_new(void *ctx)
 {
 	return mkf_testmod_legacy(TM_LEGACY_NEW);
 }
 
-/* The legacy function itself: its own code runs, not the magic kfunc's. */
+/* The legacy function itself: its own code runs, as for legacy_new. */
 SEC("syscall")
 int legacy_impl(void *ctx)
 {

@@ -8,6 +8,11 @@
  * and the kfunc, called by the fexit trampoline, still receives the real
  * aux.
  *
+ * For a kfunc with a legacy form (mkf_testmod_legacy, bpf_wq_set_callback)
+ * calls of either name run the legacy function: programs attached to the
+ * new name and to the _impl name at the same time share its trampoline,
+ * and both see the calls of either name.
+ *
  * call_magic and call_wq call the kfuncs; the tracing programs write what
  * they saw into trace[] (slots TR_*), which the test compares with the
  * calling program's ID.
@@ -31,7 +36,10 @@
 #define TR_WQ_RET		7	/* fexit: the return value + TR_RET_BIAS */
 #define TR_WQ_EXIT_AUX_ID	8	/* fexit: aux->id */
 #define TR_WQ_EXIT_ARGC		9	/* fexit: bpf_get_func_arg_cnt() */
-#define TR_SLOTS		10
+#define TR_LEGACY_A		10	/* fentry on mkf_testmod_legacy: a */
+#define TR_LEGACY_IMPL_A	11	/* fentry on mkf_testmod_legacy_impl: a */
+#define TR_WQ_IMPL_ARGC		12	/* fentry on the _impl: bpf_get_func_arg_cnt() */
+#define TR_SLOTS		13
 
 /* So that a return value of 0 differs from a slot never written. */
 #define TR_RET_BIAS		0x1000
@@ -80,6 +88,32 @@ int call_wq(void *ctx)
 	return 0;
 }
 
+SEC("syscall")
+int call_legacy(void *ctx)
+{
+	return mkf_testmod_legacy(TM_LEGACY_TRACE);
+}
+
+SEC("syscall")
+int call_legacy_impl(void *ctx)
+{
+	return mkf_testmod_legacy_impl(TM_LEGACY_IMPL_TRACE, (void *)0);
+}
+
+SEC("fentry/mkf_testmod_legacy")
+int BPF_PROG(fentry_legacy, __u32 a, void *aux)
+{
+	tr_set(TR_LEGACY_A, a);
+	return 0;
+}
+
+SEC("fentry/mkf_testmod_legacy_impl")
+int BPF_PROG(fentry_legacy_impl, __u32 a, void *aux)
+{
+	tr_set(TR_LEGACY_IMPL_A, a);
+	return 0;
+}
+
 SEC("fentry/mkf_testmod_magic")
 int BPF_PROG(fentry_magic, __u32 a, struct bpf_prog_aux *aux)
 {
@@ -125,6 +159,14 @@ int BPF_PROG(fexit_wq, struct bpf_wq *wq, void *callback_fn, unsigned int flags,
 	tr_set(TR_WQ_RET, ret + TR_RET_BIAS);
 	tr_set(TR_WQ_EXIT_AUX_ID, aux_id(aux));
 	tr_set(TR_WQ_EXIT_ARGC, bpf_get_func_arg_cnt(ctx));
+	return 0;
+}
+
+SEC("fentry/bpf_wq_set_callback_impl")
+int BPF_PROG(fentry_wq_impl, struct bpf_wq *wq, void *callback_fn, unsigned int flags,
+	     void *aux)
+{
+	tr_set(TR_WQ_IMPL_ARGC, bpf_get_func_arg_cnt(ctx));
 	return 0;
 }
 
