@@ -25,7 +25,7 @@ struct row {
 	const char *style;
 	char *prototype;	/* of the FUNC that lists the provided params */
 	char **decl;		/* each provided param */
-	const char **by;	/* "name", "type" or "table" */
+	const char **by;	/* "name", "type", "table" or "tag" */
 	int cnt;
 };
 
@@ -35,8 +35,11 @@ static const char *by_str(enum mkf_param_basis b)
 	case MKF_PARAM_BASIS_TYPE_PROG_AUX:
 	case MKF_PARAM_BASIS_TYPE_STRUCT_META:
 		return "type";
+	case MKF_PARAM_BASIS_SUFFIX_IGN:
 	case MKF_PARAM_BASIS_KNOWN_SCALAR:
 		return "table";
+	case MKF_PARAM_BASIS_MAGIC_TAG:
+		return "tag";
 	default:
 		return "name";
 	}
@@ -47,6 +50,7 @@ static const char *style_str(enum mkf_param_basis b)
 {
 	switch (b) {
 	case MKF_PARAM_BASIS_SUFFIX_MAGIC:
+	case MKF_PARAM_BASIS_MAGIC_TAG:
 		return "magic";
 	case MKF_PARAM_BASIS_SUFFIX_IMPLICIT:
 	case MKF_PARAM_BASIS_TYPE_PROG_AUX:
@@ -85,7 +89,7 @@ static int row_fill(struct decl_printer *dp, const struct mkf_kfunc *kf, struct 
 	if (!r->prototype || !r->decl || !r->by)
 		return -ENOMEM;
 	for (i = n - k; i < n; i++) {
-		mkf_btf__param_kind(btf, mkf_func__name(full), proto, i, &basis);
+		mkf_func__param_kind(full, i, &basis);
 		if (i == n - k)
 			r->style = style_str(basis);
 		r->by[r->cnt] = by_str(basis);

@@ -22,6 +22,8 @@
 #include "log.h"
 
 #define KFUNC_TAG "bpf_kfunc"
+/* Our series' tag on each verifier-filled parameter of a legacy _impl. */
+#define MAGIC_TAG_PREFIX "bpf_magic:"
 #define FUNCS_PER_CHUNK 256
 /* One-name scans before indexing every name pays off. */
 #define SINGLE_SCAN_LIMIT 16
@@ -186,10 +188,35 @@ static int push_tag(struct mkf_btf_part *p, size_t *cap, __u32 id)
 	return 0;
 }
 
+static int push_magic(struct mkf_btf_part *p, size_t *cap, __u32 id, __u32 idx, bool off)
+{
+	if (p->magic_cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct mkf_magic_tag *t = realloc(p->magic, ncap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		p->magic = t;
+		*cap = ncap;
+	}
+	p->magic[p->magic_cnt].id = id;
+	p->magic[p->magic_cnt].idx = idx;
+	p->magic[p->magic_cnt++].off = off;
+	return 0;
+}
+
+static int cmp_magic(const void *a, const void *b)
+{
+	const struct mkf_magic_tag *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /*
  * Add the FUNCs a BTF object defines itself (for split BTF: not its
- * base's) to kernel->refs, and the FUNCs a bpf_kfunc decl tag on the
- * whole function (component_idx -1) points at to the part's list.
+ * base's) to kernel->refs, the FUNCs a bpf_kfunc decl tag on the whole
+ * function (component_idx -1) points at to the part's list, and the
+ * parameters bpf_magic decl tags point at to another.
  */
 static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char *what)
 {
@@ -197,7 +224,7 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	__u32 start = base ? btf__type_cnt(base) : 1;
 	__u32 end = btf__type_cnt(btf), id;
 	__u32 part = (__u32)(p - k->parts);
-	size_t tag_cap = 0, room;
+	size_t tag_cap = 0, magic_cap = 0, room;
 	int err = 0;
 
 	map_strings(k, p);
@@ -220,7 +247,15 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 			return -EINVAL;
 		}
 		if (btf_is_decl_tag(t)) {
-			if (btf_decl_tag(t)->component_idx != -1 || strcmp(name, KFUNC_TAG))
+			int cidx = btf_decl_tag(t)->component_idx;
+
+			if (cidx >= 0 && t->type >= start &&
+			    !strncmp(name, MAGIC_TAG_PREFIX, strlen(MAGIC_TAG_PREFIX))) {
+				err = push_magic(p, &magic_cap, t->type, (__u32)cidx,
+						 !strcmp(name + strlen(MAGIC_TAG_PREFIX), "off"));
+				continue;
+			}
+			if (cidx != -1 || strcmp(name, KFUNC_TAG))
 				continue;
 			k->tag_cnt++;
 			if (t->type >= start)
@@ -232,7 +267,32 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	p->ref_cnt = k->ref_cnt - p->first_ref;
 	if (!err && p->tagged_cnt)
 		qsort(p->tagged, p->tagged_cnt, sizeof(*p->tagged), cmp_u32);
+	if (!err && p->magic_cnt)
+		qsort(p->magic, p->magic_cnt, sizeof(*p->magic), cmp_magic);
 	return err;
+}
+
+/* The params of FUNC id that bpf_magic tags point at (bits), and the offsets. */
+static void magic_params(const struct mkf_btf_part *p, __u32 id, __u32 *params, __u32 *offs)
+{
+	size_t lo = 0, hi = p->magic_cnt;
+
+	*params = *offs = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->magic[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->magic_cnt && p->magic[lo].id == id; lo++) {
+		if (p->magic[lo].idx >= 32)
+			continue;
+		*params |= 1u << p->magic[lo].idx;
+		if (p->magic[lo].off)
+			*offs |= 1u << p->magic[lo].idx;
+	}
 }
 
 /* --- FUNCs and the name cache (all under k->lock) ---------------------- */
@@ -284,6 +344,7 @@ static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
 	f->module = p->module;
 	f->module_name = p->module < 0 ? NULL : k->modules[p->module].name;
 	f->tagged = is_tagged(p, r->id);
+	magic_params(p, r->id, &f->magic_params, &f->magic_offs);
 	f->ref = ref;
 	f->unsplit_memo = 0;
 	return f;
@@ -606,6 +667,7 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, int module, con
 		err = describe_btf(k, p, what);
 	if (err) {
 		free(p->tagged);
+		free(p->magic);
 		k->tag_cnt = tags;
 		k->ref_cnt = refs;
 		return err;
@@ -702,8 +764,10 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	mkf_kfunc_list_free(k->kfuncs);
-	for (i = 0; i < k->part_cnt; i++)
+	for (i = 0; i < k->part_cnt; i++) {
 		free(k->parts[i].tagged);
+		free(k->parts[i].magic);
+	}
 	free(k->parts);
 	free(k->refs);
 	for (i = 0; i < k->name_cnt; i++)

@@ -35,6 +35,9 @@ struct mkf_func {
 	int module;		/* index into modules, -1 for vmlinux */
 	const char *module_name;	/* its name (stable: strdup'd), NULL for vmlinux */
 	bool tagged;		/* a DECL_TAG "bpf_kfunc" points at it */
+	/* Params (bit N: param N) a DECL_TAG "bpf_magic:<kind>" points at,
+	 * and those of kind "off". */
+	__u32 magic_params, magic_offs;
 	size_t ref;		/* its index in kernel->refs */
 	/* mkf_func_unsplit()'s answer plus 1, 0 until known; atomic. */
 	int unsplit_memo;
@@ -71,6 +74,13 @@ struct mkf_func_ref {
 	__u32 part;		/* index into kernel->parts */
 };
 
+/* A DECL_TAG "bpf_magic:<kind>" on parameter idx of FUNC id. */
+struct mkf_magic_tag {
+	__u32 id;
+	__u32 idx;
+	bool off;		/* kind "off": the node offset */
+};
+
 /* One BTF object of the kernel: vmlinux (part 0), then each module. */
 struct mkf_btf_part {
 	const struct btf *btf;
@@ -78,6 +88,9 @@ struct mkf_btf_part {
 	size_t first_ref, ref_cnt;	/* its FUNCs in kernel->refs */
 	__u32 *tagged;		/* FUNC ids a bpf_kfunc tag points at, sorted */
 	size_t tagged_cnt;
+	/* Params a bpf_magic tag points at, sorted by FUNC id. */
+	struct mkf_magic_tag *magic;
+	size_t magic_cnt;
 	/*
 	 * Its own strings, offsets [str_start, str_start + str_len), read
 	 * where libbpf keeps them (checked against btf__name_by_offset());

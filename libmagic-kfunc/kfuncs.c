@@ -38,7 +38,7 @@ static int trailing_provided(const struct mkf_func *f, bool *by_name)
 
 	*by_name = false;
 	for (i = n - 1; i >= 0; i--) {
-		struct mkf_param_info info = mkf_param_info(f->btf, f->name, f->proto, i);
+		struct mkf_param_info info = mkf_func_param_info(f, i);
 
 		if (info.kind == MKF_PARAM_NORMAL)
 			break;

@@ -389,24 +389,42 @@ enum mkf_param_kind {
 	MKF_PARAM_CHECKED_SCALAR,
 };
 
-/* Why a parameter is verifier-provided. */
+/*
+ * Why a parameter is verifier-provided: which verifier code fills it
+ * (libmagic-kfunc/params.c cites it). A name suffix alone is never
+ * enough: "__ign" only means "type not checked".
+ */
 enum mkf_param_basis {
 	/* It is not: an ordinary parameter. */
 	MKF_PARAM_BASIS_NONE = 0,
-	/* Name suffixes. __magic: KF_MAGIC_ARGS (our 6.12 series). */
+	/* __magic: KF_MAGIC_ARGS (our 6.12 series), any kfunc. */
 	MKF_PARAM_BASIS_SUFFIX_MAGIC,
-	/* __prog: 6.16 to 6.19's aux__prog. */
+	/* __prog: 6.16 to 6.19's aux__prog, any kfunc. */
 	MKF_PARAM_BASIS_SUFFIX_PROG,
-	/* __ign on a void pointer: 6.x's aux__ign, meta__ign. */
+	/*
+	 * The legacy aux__ign / meta__ign of the kfuncs whose calls the
+	 * verifier patches by their id: bpf_wq_set_callback_impl (6.10 to
+	 * 6.15), the allocator and graph _impl kfuncs (6.2 and later).
+	 */
 	MKF_PARAM_BASIS_SUFFIX_IGN,
-	/* __implicit: upstream's KF_IMPLICIT_ARGS naming. */
+	/* Not given: no kernel fills parameters by this suffix. */
 	MKF_PARAM_BASIS_SUFFIX_IMPLICIT,
-	/* Types. struct bpf_prog_aux *: 7.x's full prototypes. */
+	/* Types. struct bpf_prog_aux *: 7.0 and later, any kfunc. */
 	MKF_PARAM_BASIS_TYPE_PROG_AUX,
-	/* struct btf_struct_meta *: the allocator/graph family. */
+	/* struct btf_struct_meta *: 7.1's allocator and graph kfuncs. */
 	MKF_PARAM_BASIS_TYPE_STRUCT_META,
-	/* A known verifier-filled scalar (MKF_PARAM_CHECKED_SCALAR). */
+	/*
+	 * The node offset of the graph kfuncs: checked as a scalar first
+	 * by their legacy _impl forms (MKF_PARAM_CHECKED_SCALAR), implicit
+	 * after 7.1's struct btf_struct_meta *.
+	 */
 	MKF_PARAM_BASIS_KNOWN_SCALAR,
+	/*
+	 * A DECL_TAG "bpf_magic:<kind>" on the parameter: our series' BTF
+	 * pass marks so each parameter of a legacy _impl the verifier fills
+	 * (a module's legacy kfunc, for one).
+	 */
+	MKF_PARAM_BASIS_MAGIC_TAG,
 };
 
 /**
@@ -421,16 +439,31 @@ enum mkf_param_basis {
  * @return the kind; MKF_PARAM_NORMAL for a type that is not a
  * FUNC_PROTO or an idx out of range, and for NULL btf or func_name
  * (errno EINVAL then)
+ *
+ * From the prototype and the function's name only: the decl tags of a
+ * kernel (MKF_PARAM_BASIS_MAGIC_TAG) need mkf_func__param_kind().
  */
 MKF_API enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
 						__u32 proto_id, int idx,
 						enum mkf_param_basis *basis);
 /**
+ * @brief **mkf_func__param_kind()** tells how the verifier treats a
+ * parameter of a kernel function, by the rules the resolver applies,
+ * its kernel's decl tags included.
+ * @param fn the function
+ * @param idx the parameter, from 0
+ * @param basis if not NULL, receives why
+ * @return as mkf_btf__param_kind(); MKF_PARAM_NORMAL with errno EINVAL
+ * for a NULL fn
+ */
+MKF_API enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int idx,
+						 enum mkf_param_basis *basis);
+/**
  * @brief **mkf_param_basis_str()** describes a basis.
  * @param basis the basis
  * @return "__magic", "__prog", "__ign", "__implicit", "struct
- * bpf_prog_aux *", "struct btf_struct_meta *", "known scalar" or
- * "none"; NULL with errno EINVAL for an unknown value
+ * bpf_prog_aux *", "struct btf_struct_meta *", "known scalar",
+ * "bpf_magic tag" or "none"; NULL with errno EINVAL for an unknown value
  */
 MKF_API const char *mkf_param_basis_str(enum mkf_param_basis basis);
 

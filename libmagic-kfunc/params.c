@@ -1,51 +1,113 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Which parameters of a kernel kfunc the verifier fills in itself.
+ *
+ * A parameter is verifier-provided only where verifier code fills it:
+ * every rule below cites that code. A name suffix alone proves nothing
+ * ("__ign" only means "type not checked": 6.16's
+ * bpf_probe_read_kernel_dynptr(..., const void *unsafe_ptr__ign, ...)
+ * takes the program's own pointer). tests/unit/provided-params walks the
+ * BTF of every catalogue kernel and compares what these rules say, and
+ * every parameter that looks like one of these conventions, with a
+ * reviewed list (tests/unit/provided-params.expected): a kernel that
+ * brings a new one fails that test until someone reads its source.
+ */
 #include <errno.h>
 #include <string.h>
 
 #include "btf_util.h"
+#include "kernel_index.h"
 #include "params.h"
 
+#define IMPL_SUFFIX "_impl"
+
 /*
- * Name suffixes the verifier treats as "fill this in yourself":
- * __ign and __prog since 6.10/6.16 (legacy _impl convention), __magic in
- * our KF_MAGIC_ARGS series, __implicit in upstream's KF_IMPLICIT_ARGS.
+ * Generic conventions, for any kfunc: the verifier recognises the
+ * parameter by its name or type, whatever the function.
  */
 static const struct {
 	const char *suffix;
 	enum mkf_param_basis basis;
 } provided_suffixes[] = {
+	/*
+	 * Our series for 6.12 (kernel/patches): resolve_btfids drops the
+	 * trailing "__magic" parameters of a KF_MAGIC_ARGS kfunc from its
+	 * short prototype (0001, 0002) and the verifier loads the calling
+	 * program's value into their registers right before the call
+	 * (0008 for struct bpf_prog_aux *, 0014 for struct btf_struct_meta *
+	 * and the node offset).
+	 */
 	{ "__magic", MKF_PARAM_BASIS_SUFFIX_MAGIC },
+	/*
+	 * 6.16 to 6.19: verifier.c's is_kfunc_arg_prog() matches the
+	 * "__prog" suffix; check_kfunc_args() skips the argument and
+	 * records its register in cur_aux(env)->arg_prog, and
+	 * fixup_kfunc_call() loads env->prog->aux into it
+	 * (bpf_wq_set_callback_impl, bpf_stream_vprintk[_impl],
+	 * bpf_task_work_schedule_*_impl).
+	 */
 	{ "__prog", MKF_PARAM_BASIS_SUFFIX_PROG },
-	{ "__ign", MKF_PARAM_BASIS_SUFFIX_IGN },
-	{ "__implicit", MKF_PARAM_BASIS_SUFFIX_IMPLICIT },
 };
 
 /*
- * Types the verifier injects: upstream 7.0's KF_IMPLICIT_ARGS keeps the
- * full prototype with a plain "struct bpf_prog_aux *aux"; the
- * btf_struct_meta family (bpf_obj_new & co) gets its meta pointer.
+ * 7.0 and later: verifier.c's is_kfunc_arg_prog_aux() matches any
+ * parameter of type struct bpf_prog_aux * (KF_ARG_PROG_AUX_ID), and
+ * check_kfunc_args() and fixup_kfunc_call() treat it as __prog above;
+ * KF_IMPLICIT_ARGS kfuncs leave it out of their public prototype, and
+ * keep it in their prototype-only foo_impl twin.
  */
-static const struct {
-	const char *name;
-	enum mkf_param_basis basis;
-} provided_structs[] = {
-	{ "bpf_prog_aux", MKF_PARAM_BASIS_TYPE_PROG_AUX },
-	{ "btf_struct_meta", MKF_PARAM_BASIS_TYPE_STRUCT_META },
-};
+#define PROG_AUX_STRUCT "bpf_prog_aux"
 
 /*
- * Verifier-filled scalars: the verifier rewrites the register with the
- * node offset in fixup_kfunc_call(), but check_kfunc_args() has already
- * required it to hold a scalar. A call that leaves it unset is refused.
+ * The allocator and graph kfuncs, which fixup_kfunc_call() knows by
+ * their BTF ids (special_kfunc_list), with the registers it sets.
+ * Theirs alone: a kfunc outside this list with such a parameter gets
+ * no value from the verifier.
+ *
+ * Legacy _impl forms (6.2 and later, still callable in 7.x):
+ *   "void *meta__ign": the verifier loads the btf_struct_meta
+ *     pointer into R2 (obj_new, percpu_obj_new, obj_drop,
+ *     percpu_obj_drop, refcount_acquire), R3 (list_push_*) or R4
+ *     (rbtree_add), e.g. 6.12's verifier.c fixup_kfunc_call():
+ *       BPF_LD_IMM64(BPF_REG_2, (long)kptr_struct_meta)
+ *       __fixup_collection_insert_kfunc(..., struct_meta_reg, ...)
+ *     check_kfunc_args() ignores the argument (is_kfunc_arg_ignore()).
+ *   "u64 off" of list_push_*_impl and rbtree_add_impl: the verifier
+ *     sets it (BPF_MOV64_IMM(node_offset_reg, insn_aux->insert_off)),
+ *     but only after check_kfunc_args() has required a scalar in the
+ *     register ("R4 is not a scalar"): a checked scalar.
+ * Linux 7.1's KF_IMPLICIT_ARGS forms (Debian's 7.2, 7.3: bpf_obj_new(),
+ *   bpf_list_push_back(), bpf_list_add(), ...): their
+ *   "struct btf_struct_meta *meta" and "u64 off" follow the public
+ *   prototype's last parameter; is_kfunc_arg_implicit() skips them and
+ *   fixup_kfunc_call() loads the same registers. Provided, unchecked.
+ * Our series' magic forms of the same (0015) are "__magic", above.
+ */
+static const char *const graph_kfuncs[] = {
+	"bpf_obj_new", "bpf_percpu_obj_new", "bpf_obj_drop", "bpf_percpu_obj_drop",
+	"bpf_refcount_acquire", "bpf_list_push_front", "bpf_list_push_back", "bpf_list_add",
+	"bpf_rbtree_add",
+};
+/* The legacy _impl forms whose node offset is checked first. */
+static const char *const checked_offset_kfuncs[] = {
+	"bpf_list_push_front_impl", "bpf_list_push_back_impl", "bpf_rbtree_add_impl",
+};
+#define META_STRUCT "btf_struct_meta"
+
+/*
+ * bpf_wq_set_callback_impl(..., void *aux__ign), 6.10 to 6.15: a
+ * special case of fixup_kfunc_call() (6.12: is_bpf_wq_set_callback_impl_kfunc(),
+ * BPF_LD_IMM64(BPF_REG_4, (long)env->prog->aux)). 6.16 renamed it
+ * aux__prog. Our series keeps this declaration and injects it too.
  */
 static const struct {
 	const char *func;
 	const char *param;
-} checked_scalars[] = {
-	{ "bpf_list_push_front_impl", "off" },
-	{ "bpf_list_push_back_impl", "off" },
-	{ "bpf_rbtree_add_impl", "off" },
+} legacy_provided[] = {
+	{ "bpf_wq_set_callback_impl", "aux__ign" },
 };
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -54,16 +116,47 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* A pointer to void, through modifiers and typedefs. */
-static bool is_void_ptr(const struct btf *btf, __u32 type)
+static bool in_list(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* FUNC name without a trailing "_impl" is one of the graph kfuncs. */
+static bool is_graph_kfunc(const char *func)
+{
+	size_t n = strlen(func), m = strlen(IMPL_SUFFIX), i;
+
+	if (n > m && !strcmp(func + n - m, IMPL_SUFFIX))
+		n -= m;
+	for (i = 0; i < ARRAY_LEN(graph_kfuncs); i++)
+		if (strlen(graph_kfuncs[i]) == n && !strncmp(graph_kfuncs[i], func, n))
+			return true;
+	return false;
+}
+
+/* The struct a parameter points to (modifiers and typedefs skipped), or NULL. */
+static const char *pointee_struct(const struct btf *btf, __u32 type)
 {
 	const struct btf_type *t = mkf_skip_mods_typedefs(btf, type, NULL);
-	__u32 pointee;
 
 	if (!t || !btf_is_ptr(t))
-		return false;
-	mkf_skip_mods_typedefs(btf, t->type, &pointee);
-	return pointee == 0;
+		return NULL;
+	t = mkf_skip_mods_typedefs(btf, t->type, NULL);
+	if (!t || !(btf_is_struct(t) || btf_is_fwd(t)))
+		return NULL;
+	return mkf_btf_name(btf, t);
+}
+
+static const char *param_name(const struct btf *btf, const struct btf_param *p)
+{
+	const char *name = btf__name_by_offset(btf, p->name_off);
+
+	return name ? name : "";
 }
 
 struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *func_name,
@@ -72,56 +165,94 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
 	const struct btf_type *t = btf__type_by_id(kern_btf, proto);
 	const struct btf_param *p;
-	const char *name;
+	const char *name, *sname;
 	size_t i;
 
 	if (!t || !btf_is_func_proto(t) || idx < 0 || idx >= btf_vlen(t))
 		return info;
 	p = btf_params(t) + idx;
-	name = btf__name_by_offset(kern_btf, p->name_off);
-	name = name ? name : "";
+	name = param_name(kern_btf, p);
+	sname = pointee_struct(kern_btf, p->type);
 
-	for (i = 0; i < sizeof(checked_scalars) / sizeof(checked_scalars[0]); i++) {
-		if (!strcmp(func_name, checked_scalars[i].func) &&
-		    !strcmp(name, checked_scalars[i].param)) {
-			info.kind = MKF_PARAM_CHECKED_SCALAR;
-			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
-			return info;
-		}
-	}
-	for (i = 0; i < sizeof(provided_suffixes) / sizeof(provided_suffixes[0]); i++) {
-		/*
-		 * __ign only means "skip the type check": the legacy aux__ign
-		 * and meta__ign are void pointers the verifier fills, but
-		 * 6.17's string kfuncs take real pointers as __ign
-		 * (bpf_strlen(const char *s__ign)).
-		 */
-		if (provided_suffixes[i].basis == MKF_PARAM_BASIS_SUFFIX_IGN &&
-		    !is_void_ptr(kern_btf, p->type))
-			continue;
+	for (i = 0; i < ARRAY_LEN(provided_suffixes); i++) {
 		if (ends_with(name, provided_suffixes[i].suffix)) {
 			info.kind = MKF_PARAM_PROVIDED;
 			info.basis = provided_suffixes[i].basis;
 			return info;
 		}
 	}
-	t = mkf_skip_mods_typedefs(kern_btf, p->type, NULL);
-	if (t && btf_is_ptr(t)) {
-		t = mkf_skip_mods_typedefs(kern_btf, t->type, NULL);
-		if (t && (btf_is_struct(t) || btf_is_fwd(t))) {
-			const char *sname = mkf_btf_name(kern_btf, t);
+	if (sname && !strcmp(sname, PROG_AUX_STRUCT)) {
+		info.kind = MKF_PARAM_PROVIDED;
+		info.basis = MKF_PARAM_BASIS_TYPE_PROG_AUX;
+		info.by_type = true;
+		return info;
+	}
+	for (i = 0; i < ARRAY_LEN(legacy_provided); i++) {
+		if (!strcmp(func_name, legacy_provided[i].func) &&
+		    !strcmp(name, legacy_provided[i].param)) {
+			info.kind = MKF_PARAM_PROVIDED;
+			info.basis = MKF_PARAM_BASIS_SUFFIX_IGN;
+			return info;
+		}
+	}
+	if (!is_graph_kfunc(func_name))
+		return info;
+	if (!strcmp(name, "meta__ign")) {
+		info.kind = MKF_PARAM_PROVIDED;
+		info.basis = MKF_PARAM_BASIS_SUFFIX_IGN;
+	} else if (sname && !strcmp(sname, META_STRUCT)) {
+		info.kind = MKF_PARAM_PROVIDED;
+		info.basis = MKF_PARAM_BASIS_TYPE_STRUCT_META;
+		info.by_type = true;
+	} else if (!strcmp(name, "off") && idx > 0) {
+		/* The node offset follows the meta pointer. */
+		const struct btf_param *prev = p - 1;
+		const char *pn = param_name(kern_btf, prev), *ps = pointee_struct(kern_btf, prev->type);
 
-			for (i = 0; i < sizeof(provided_structs) / sizeof(provided_structs[0]); i++) {
-				if (!strcmp(sname, provided_structs[i].name)) {
-					info.kind = MKF_PARAM_PROVIDED;
-					info.basis = provided_structs[i].basis;
-					info.by_type = true;
-					return info;
-				}
-			}
+		if (in_list(checked_offset_kfuncs, ARRAY_LEN(checked_offset_kfuncs), func_name) &&
+		    !strcmp(pn, "meta__ign")) {
+			info.kind = MKF_PARAM_CHECKED_SCALAR;
+			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
+		} else if (ps && !strcmp(ps, META_STRUCT)) {
+			info.kind = MKF_PARAM_PROVIDED;
+			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
+			info.by_type = true;
 		}
 	}
 	return info;
+}
+
+/*
+ * Our series' BTF pass tags each parameter of a legacy _impl that its
+ * verifier fills ("bpf_magic:aux|meta|off", kernel/patches 0004 and
+ * 0013), and the verifier injects the value for calls of either name
+ * (0008). The node offset of such an _impl is checked as a scalar
+ * first when it is called by that name, as stock 6.12 does.
+ */
+struct mkf_param_info mkf_func_param_info(const struct mkf_func *fn, int idx)
+{
+	struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, idx);
+
+	if (info.kind != MKF_PARAM_NORMAL || idx < 0 || idx >= 32 ||
+	    !(fn->magic_params & (1u << idx)))
+		return info;
+	info.kind = fn->magic_offs & (1u << idx) ? MKF_PARAM_CHECKED_SCALAR : MKF_PARAM_PROVIDED;
+	info.basis = MKF_PARAM_BASIS_MAGIC_TAG;
+	return info;
+}
+
+enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int idx,
+					 enum mkf_param_basis *basis)
+{
+	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
+
+	if (fn)
+		info = mkf_func_param_info(fn, idx);
+	else
+		errno = EINVAL;
+	if (basis)
+		*basis = info.basis;
+	return info.kind;
 }
 
 enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
@@ -149,6 +280,7 @@ const char *mkf_param_basis_str(enum mkf_param_basis basis)
 	case MKF_PARAM_BASIS_TYPE_PROG_AUX: return "struct bpf_prog_aux *";
 	case MKF_PARAM_BASIS_TYPE_STRUCT_META: return "struct btf_struct_meta *";
 	case MKF_PARAM_BASIS_KNOWN_SCALAR: return "known scalar";
+	case MKF_PARAM_BASIS_MAGIC_TAG: return "bpf_magic tag";
 	}
 	errno = EINVAL;
 	return NULL;

@@ -22,5 +22,8 @@ struct mkf_param_info {
 /* Classify parameter idx (0-based) of FUNC_PROTO proto of func_name. */
 struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *func_name,
 				     __u32 proto, int idx);
+struct mkf_func;
+/* The same for a kernel function, its kernel's bpf_magic decl tags included. */
+struct mkf_param_info mkf_func_param_info(const struct mkf_func *fn, int idx);
 
 #endif

@@ -132,7 +132,7 @@ static bool retype_fits(struct ctx *c, const struct mkf_func *fn)
 	for (i = 0; i < c->n; i++) {
 		if (compat_skipping(c->lb, l[i].type, fn->btf, k[i].type))
 			continue;
-		if (mkf_param_info(fn->btf, fn->name, fn->proto, i).kind != MKF_PARAM_PROVIDED)
+		if (mkf_func_param_info(fn, i).kind != MKF_PARAM_PROVIDED)
 			return false;
 		retyped++;
 	}
@@ -179,7 +179,7 @@ int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mk
 		return 0;
 	}
 	for (i = n; i < m; i++) {
-		struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, i);
+		struct mkf_param_info info = mkf_func_param_info(fn, i);
 
 		if (info.kind == MKF_PARAM_NORMAL) {
 			if (why) {
@@ -215,7 +215,7 @@ static const char *unsplit_params(const struct mkf_func *fn, struct mkf_sb *sb)
 	if (i > 0 && !strcmp(param_name(fn, i), "off"))
 		i--;
 	for (; i > 0; i--)
-		if (mkf_param_info(fn->btf, fn->name, fn->proto, i - 1).kind == MKF_PARAM_NORMAL)
+		if (mkf_func_param_info(fn, i - 1).kind == MKF_PARAM_NORMAL)
 			break;
 	for (; i < n; i++) {
 		param_desc(fn, i, desc, sizeof(desc));
@@ -240,12 +240,12 @@ static int func_unsplit(const struct mkf_func *fn, int *err)
 	 * *meta, u64 off": the offset goes with the meta.
 	 */
 	if (i > 0 && !strcmp(param_name(fn, i), "off") &&
-	    mkf_param_info(fn->btf, fn->name, fn->proto, i - 1).by_type) {
+	    mkf_func_param_info(fn, i - 1).by_type) {
 		i--;
 		provided++;
 	}
 	for (; i >= 0; i--) {
-		struct mkf_param_info info = mkf_param_info(fn->btf, fn->name, fn->proto, i);
+		struct mkf_param_info info = mkf_func_param_info(fn, i);
 
 		if (info.kind == MKF_PARAM_NORMAL)
 			break;
@@ -290,7 +290,7 @@ static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct 
 	/* Every checked scalar among the extra params: R(i + 1) = 0 first. */
 	c->set_regs = 0;
 	for (i = scalar; i >= 0 && i < m; i++)
-		if (mkf_param_info(fn->btf, fn->name, fn->proto, i).kind == MKF_PARAM_CHECKED_SCALAR)
+		if (mkf_func_param_info(fn, i).kind == MKF_PARAM_CHECKED_SCALAR)
 			c->set_regs |= 1u << (i + 1);
 	mkf_sb_free(&c->params);
 	for (i = c->n; i < m; i++) {
@@ -332,7 +332,7 @@ static enum check check_shrink(struct ctx *c, struct mkf_sb *why)
 	}
 	mkf_sb_free(&c->params);
 	for (i = m; i < c->n; i++) {
-		struct mkf_param_info info = mkf_param_info(fi->btf, fi->name, fi->proto, i);
+		struct mkf_param_info info = mkf_func_param_info(fi, i);
 
 		param_desc(fi, i, desc, sizeof(desc));
 		if (info.kind == MKF_PARAM_NORMAL) {

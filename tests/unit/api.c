@@ -722,8 +722,11 @@ static void test_kfunc_shapes(void)
 	tag(b, "bad");
 	tag(b, "bad_impl");
 	/* Legacy, unsplit, proto-only. */
-	add_fn(b, "leg_impl", i32, 2, "x", i32, "aux__ign", vptr);
+	add_fn(b, "leg_impl", i32, 2, "x", i32, "aux__prog", vptr);
 	tag(b, "leg_impl");
+	/* __ign alone proves nothing: the program passes it. */
+	add_fn(b, "ign_impl", i32, 2, "x", i32, "aux__ign", vptr);
+	tag(b, "ign_impl");
 	add_fn(b, "uns", i32, 2, "x", i32, "aux", auxp);
 	tag(b, "uns");
 	add_fn(b, "po_impl", i32, 2, "x", i32, "aux", auxp);
@@ -748,9 +751,11 @@ static void test_kfunc_shapes(void)
 		!find_kfunc(k, "bad") && kf && mkf_kfunc__shape(kf) == MKF_KFUNC_LEGACY &&
 		!mkf_kfunc__impl(kf));
 	kf = find_kfunc(k, "leg_impl");
-	T_EXPECT("shape: callable foo_impl(..., void *aux__ign) alone is legacy",
+	T_EXPECT("shape: callable foo_impl(..., void *aux__prog) alone is legacy",
 		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_LEGACY &&
 		mkf_kfunc__full(kf) == mkf_kfunc__func(kf));
+	T_EXPECT("shape: foo_impl(..., void *aux__ign) of an unknown kfunc is none",
+		!find_kfunc(k, "ign_impl"));
 	kf = find_kfunc(k, "uns");
 	T_EXPECT("shape: tagged foo(..., struct bpf_prog_aux *) without _impl is unsplit",
 		kf && mkf_kfunc__shape(kf) == MKF_KFUNC_UNSPLIT);

@@ -9,6 +9,15 @@ unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/rea
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
+# Verifier-provided parameters of every catalogue kernel, against the
+# reviewed list (the kernels' BTF from the cache).
+check_PROGRAMS += tests/unit/provided-params
+TESTS += tests/unit/provided-params-test
+EXTRA_DIST += tests/unit/provided-params-test tests/unit/provided-params.expected
+tests_unit_provided_params_SOURCES = tests/unit/provided-params.c
+tests_unit_provided_params_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_provided_params_LDADD = $(UNIT_LDADD)
+
 UNIT_COMMON = tests/unit/unit.c tests/unit/unit.h tests/unit/fixtures.c tests/unit/fixtures.h
 UNIT_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc -I$(top_srcdir)/tests/unit \
 	-I$(top_builddir)/tests/bpf $(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \

@@ -626,8 +626,10 @@ out:
 
 /*
  * Hand-built kernels for what the era fixtures do not have: each
- * refusal of the resolver, the __implicit suffix, struct btf_struct_meta
- * by its type, and __magic on a type that alone would not be provided.
+ * refusal of the resolver, suffixes no verifier fills for (__implicit,
+ * __ign outside its table), struct btf_struct_meta by its type for the
+ * graph kfuncs only, and __magic on a type that alone would not be
+ * provided. The kernel's functions are named after the extern.
  * The program's side is int foo(int) or int foo(int, void *).
  */
 struct kshape {
@@ -675,10 +677,23 @@ static const struct kshape kshapes[] = {
 	{ "refusal: dropping a param the kernel's B_impl says is real", "foo_impl", 2,
 	  "i:x", "!i:x,v:data", UNRES, R_NONE, NULL,
 	  "is not verifier-provided: the program's value would be lost" },
-	{ "rule: the __implicit suffix is verifier-provided", "foo", 1,
-	  NULL, "i:x,v:aux__implicit", BIND, R_IEXT, "foo_impl", "'void *aux__implicit'" },
-	{ "rule: struct btf_struct_meta * is provided by its type", "foo", 1,
-	  NULL, "i:x,m:meta", BIND, R_IEXT, "foo_impl", "'struct btf_struct_meta *meta'" },
+	{ "rule: no kernel fills a parameter for an __implicit suffix", "foo", 1,
+	  NULL, "i:x,v:aux__implicit", UNRES, R_NONE, NULL,
+	  "'void *aux__implicit' is not verifier-provided" },
+	{ "rule: struct btf_struct_meta * of a graph kfunc, callable _impl", "bpf_obj_new", 1,
+	  NULL, "i:x,m:meta", BIND, R_IEXT, "bpf_obj_new_impl", "'struct btf_struct_meta *meta'" },
+	{ "rule: struct btf_struct_meta * of another kfunc is not provided", "foo", 1,
+	  NULL, "i:x,m:meta", UNRES, R_NONE, NULL,
+	  "'struct btf_struct_meta *meta' is not verifier-provided" },
+	{ "rule: the graph kfuncs' node offset follows their meta", "bpf_list_add", 1,
+	  NULL, "i:x,m:meta,i:off", BIND, R_IEXT, "bpf_list_add_impl", "'int off'" },
+	{ "rule: 6.16's unsafe_ptr__ign is the program's pointer", "bpf_probe_read_kernel_dynptr", 1,
+	  "i:x,v:unsafe_ptr__ign", NULL, UNRES, R_NONE, NULL,
+	  "'void *unsafe_ptr__ign' is not verifier-provided" },
+	{ "rule: aux__ign is provided only for bpf_wq_set_callback_impl", "foo", 1,
+	  NULL, "i:x,v:aux__ign", UNRES, R_NONE, NULL, "'void *aux__ign' is not verifier-provided" },
+	{ "rule: aux__ign of bpf_wq_set_callback_impl is provided", "bpf_wq_set_callback", 1,
+	  NULL, "i:x,v:aux__ign", BIND, R_IEXT, "bpf_wq_set_callback_impl", "'void *aux__ign'" },
 	{ "rule: __magic on a long * is provided by its name alone", "foo", 1,
 	  NULL, "i:x,l:p__magic", BIND, R_IEXT, "foo_impl", "'long *p__magic'" },
 	{ "rule: the same long * without __magic is not", "foo", 1,
@@ -698,7 +713,7 @@ static void run_kshape(const struct kshape *s)
 	struct mkf_resolution res = {};
 	struct mkf_extern ext = {};
 	int types[5], li, lv, proto, fn;
-	char name[256];
+	char name[256], base[64], base_impl[80];
 	bool ok;
 
 	snprintf(name, sizeof(name), "resolve %s", s->name);
@@ -707,10 +722,14 @@ static void run_kshape(const struct kshape *s)
 	types[2] = btf__add_ptr(kb, btf__add_struct(kb, "bpf_prog_aux", 0));
 	types[3] = btf__add_ptr(kb, btf__add_struct(kb, "btf_struct_meta", 0));
 	types[4] = btf__add_ptr(kb, btf__add_int(kb, "long", 8, BTF_INT_SIGNED));
+	/* The kernel's B and B_impl, named after the extern. */
+	snprintf(base, sizeof(base), "%.*s", (int)(strlen(s->ext) - (strstr(s->ext, "_impl") ? 5 : 0)),
+		 s->ext);
+	snprintf(base_impl, sizeof(base_impl), "%s_impl", base);
 	if (s->b)
-		kfunc_from(kb, "foo", s->b, types);
+		kfunc_from(kb, base, s->b, types);
 	if (s->bi)
-		kfunc_from(kb, "foo_impl", s->bi, types);
+		kfunc_from(kb, base_impl, s->bi, types);
 	k = mkf_kernel__new(kb);
 	li = btf__add_int(lb, "int", 4, BTF_INT_SIGNED);
 	lv = btf__add_ptr(lb, 0);
