@@ -15,7 +15,7 @@
 
 struct cell {
 	size_t externs, changes, unresolved;
-	size_t outcome[MKF_LIBBPF_INCOMPATIBLE + 1];
+	size_t outcome[MKF_LIBBPF_DROPPED + 1];
 	/* Worst outcome over the externs, and whether it hits a strong one. */
 	enum mkf_libbpf_outcome verdict;
 	bool verdict_weak_only;
@@ -26,6 +26,8 @@ static int severity(enum mkf_libbpf_outcome o)
 {
 	switch (o) {
 	case MKF_LIBBPF_BINDS: return 0;
+	/* Dropped externs are weak: resolved to 0, as if not found. */
+	case MKF_LIBBPF_DROPPED:
 	case MKF_LIBBPF_NOT_FOUND: return 1;
 	case MKF_LIBBPF_BINDS_UNCALLABLE: return 2;
 	case MKF_LIBBPF_INCOMPATIBLE: return 3;
@@ -63,7 +65,7 @@ static void fill_cell(struct cell *c, const struct mkf_plan *plan)
  */
 static bool libbpf_loads(const struct cell *c)
 {
-	return c->verdict == MKF_LIBBPF_BINDS ||
+	return c->verdict == MKF_LIBBPF_BINDS || c->verdict == MKF_LIBBPF_DROPPED ||
 	       (c->verdict == MKF_LIBBPF_NOT_FOUND && c->verdict_weak_only);
 }
 
@@ -74,6 +76,7 @@ static const char *verdict_words(const struct cell *c)
 	case MKF_LIBBPF_NOT_FOUND: return c->verdict_weak_only ? "not-found(weak=0)" : "not-found";
 	case MKF_LIBBPF_BINDS_UNCALLABLE: return "uncallable";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	case MKF_LIBBPF_DROPPED: return "dropped(weak=0)";
 	}
 	return "?";
 }
@@ -177,7 +180,7 @@ static void matrix_json(struct cli *cli, const struct kernel_spec *specs, size_t
 			jw_bool_field(jw, "libbpf_loads", libbpf_loads(c));
 			jw_name(jw, "libbpf_outcomes");
 			jw_start_object(jw);
-			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_INCOMPATIBLE; o++)
+			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_DROPPED; o++)
 				jw_int_field(jw, mkf_libbpf_outcome_str(o), (long long)c->outcome[o]);
 			jw_end_object(jw);
 			jw_end_object(jw);

@@ -53,6 +53,7 @@ const char *libbpf_words(enum mkf_libbpf_outcome o)
 	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds proto-only";
 	case MKF_LIBBPF_NOT_FOUND: return "not found";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	case MKF_LIBBPF_DROPPED: return "dropped (weak: 0)";
 	}
 	return "unknown";
 }

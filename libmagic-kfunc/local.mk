@@ -17,6 +17,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/kernel_index.c libmagic-kfunc/kernel_index.h \
 	libmagic-kfunc/kfuncs.c \
 	libmagic-kfunc/kernel_load.c libmagic-kfunc/kernel_load.h \
+	libmagic-kfunc/libbpf_model.c libmagic-kfunc/libbpf_model.h \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
 	libmagic-kfunc/obj_check.c libmagic-kfunc/obj_check.h \
 	libmagic-kfunc/obj_image.c libmagic-kfunc/obj_image.h \

@@ -552,16 +552,25 @@ enum mkf_proto_change {
 	MKF_PROTO_RETYPE,
 };
 
-/* What plain libbpf (no rewrite) would do with the extern. */
+/*
+ * What plain libbpf (no rewrite) would do with the extern: the libbpf
+ * this process runs with (libbpf_major_version(),
+ * libbpf_minor_version()). From 1.3 on, libbpf looks a "name___flavor"
+ * extern up without its last ___flavor, and resolves a weak extern
+ * whose prototype does not match to 0; 1.1 does neither.
+ */
 enum mkf_libbpf_outcome {
 	MKF_LIBBPF_BINDS = 0,
 	/* Binds a prototype-only FUNC: the verifier refuses the call. */
 	MKF_LIBBPF_BINDS_UNCALLABLE,
 	/* Not found: a weak extern becomes 0, a strong one fails. */
 	MKF_LIBBPF_NOT_FOUND,
-	/* "func_proto incompatible": libbpf 1.1 refuses the whole object,
-	 * even for a weak extern; newer libbpf drops a weak one. */
+	/* "func_proto incompatible": libbpf refuses the whole object
+	 * (libbpf 1.1: even for a weak extern). */
 	MKF_LIBBPF_INCOMPATIBLE,
+	/* A weak extern whose prototype does not match: libbpf 1.3 and
+	 * later resolve it to 0, as if it were not found. */
+	MKF_LIBBPF_DROPPED,
 };
 
 /**
@@ -751,8 +760,8 @@ MKF_API const char *mkf_proto_change_str(enum mkf_proto_change change);
 /**
  * @brief **mkf_libbpf_outcome_str()** names what plain libbpf does.
  * @param outcome the outcome
- * @return "binds", "binds-uncallable", "not-found", "incompatible";
- * NULL with errno EINVAL for an unknown value
+ * @return "binds", "binds-uncallable", "not-found", "incompatible",
+ * "dropped"; NULL with errno EINVAL for an unknown value
  */
 MKF_API const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome);
 

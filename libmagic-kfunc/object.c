@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Find the kfunc externs of a BPF object, as libbpf's collect_externs does. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libelf.h>
@@ -184,6 +185,84 @@ static bool in_sorted(const char *const *names, size_t cnt, const char *name)
 bool mkf_obj_name_taken(const struct mkf_obj *obj, const char *name)
 {
 	return in_sorted(obj->kept_names, obj->kept_cnt, name);
+}
+
+/* Whether symbol SYM or BTF type ID is one of the kfunc externs. */
+static bool is_kfunc_extern(const struct mkf_obj *obj, size_t sym, __u32 id)
+{
+	size_t i;
+
+	for (i = 0; i < obj->extern_cnt; i++)
+		if (obj->externs[i].sym_idx == sym || obj->externs[i].func_id == id)
+			return true;
+	return false;
+}
+
+int mkf_obj_name_holders(const struct mkf_obj *obj, const char *name,
+			 struct mkf_name_holders *h)
+{
+	Elf_Scn *symtab = obj->symtab_shndx ? elf_getscn(obj->elf, obj->symtab_shndx) : NULL;
+	size_t text_idx = 0, i, lo = 0, hi = obj->btf_name_cnt;
+	Elf_Data *data = symtab ? elf_getdata(symtab, NULL) : NULL;
+	GElf_Shdr sh, tsh;
+	Elf_Scn *text;
+
+	text = mkf_elf_find_scn(obj->elf, ".text", &tsh);
+	if (text && tsh.sh_type == SHT_PROGBITS && (tsh.sh_flags & SHF_EXECINSTR))
+		text_idx = elf_ndxscn(text);
+
+	memset(h, 0, sizeof(*h));
+	h->static_funcs = true;
+	h->syms = calloc(obj->sym_cnt + 1, sizeof(*h->syms));
+	h->btf_ids = calloc(obj->btf_name_cnt + 1, sizeof(*h->btf_ids));
+	if (!h->syms || !h->btf_ids) {
+		mkf_name_holders_free(h);
+		return -ENOMEM;
+	}
+	for (i = 0; data && gelf_getshdr(symtab, &sh) && i < obj->sym_cnt; i++) {
+		const char *sname;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		sname = elf_strptr(obj->elf, sh.sh_link, sym.st_name);
+		if (!sname || strcmp(sname, name))
+			continue;
+		if (is_kfunc_extern(obj, i, 0))
+			continue; /* the plan's to handle */
+		h->syms[h->sym_cnt++] = i;
+		if (GELF_ST_BIND(sym.st_info) != STB_LOCAL || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !text_idx || sym.st_shndx != text_idx)
+			h->static_funcs = false;
+	}
+	/* The BTF names are sorted by name, then id: the run of NAME. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(obj->btf_names[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < obj->btf_name_cnt && !strcmp(obj->btf_names[i].name, name); i++) {
+		const struct btf_type *t = btf__type_by_id(obj->btf, obj->btf_names[i].id);
+
+		if (is_kfunc_extern(obj, SIZE_MAX, obj->btf_names[i].id))
+			continue;
+		h->btf_ids[h->btf_cnt++] = obj->btf_names[i].id;
+		if (!btf_is_func(t) || btf_vlen(t) != BTF_FUNC_STATIC)
+			h->static_funcs = false;
+	}
+	if (!h->sym_cnt)
+		h->static_funcs = false; /* no code: a BTF name alone is not a function */
+	return 0;
+}
+
+void mkf_name_holders_free(struct mkf_name_holders *h)
+{
+	free(h->syms);
+	free(h->btf_ids);
+	memset(h, 0, sizeof(*h));
 }
 
 /* The symbol of the nth extern (in symbol order) named name. */

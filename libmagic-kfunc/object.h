@@ -54,5 +54,27 @@ void mkf_obj_release(struct mkf_obj *obj);
 /* Whether a symbol or BTF FUNC/VAR other than a kfunc extern has NAME. */
 bool mkf_obj_name_taken(const struct mkf_obj *obj, const char *name);
 
+/*
+ * What holds a name besides the kfunc externs: its symbols and BTF
+ * FUNCs/VARs. static_funcs is true when every one of them belongs to a
+ * static function of .text (a subprogram, STB_LOCAL STT_FUNC symbol and
+ * BTF FUNC of static linkage): such a name carries no ABI (libbpf
+ * names no program after a subprogram, and finds neither by name), so
+ * it may change. compat.bpf.h's wrappers, which clang 16 and later
+ * emit out of line under the kernel function's name, are such.
+ */
+struct mkf_name_holders {
+	size_t *syms;		/* symbol indexes, sym_cnt of them */
+	size_t sym_cnt;
+	__u32 *btf_ids;		/* BTF FUNC/VAR ids, btf_cnt of them */
+	size_t btf_cnt;
+	bool static_funcs;
+};
+
+/* 0, or -ENOMEM; release with mkf_name_holders_free(). */
+int mkf_obj_name_holders(const struct mkf_obj *obj, const char *name,
+			 struct mkf_name_holders *h);
+void mkf_name_holders_free(struct mkf_name_holders *h);
+
 
 #endif

@@ -56,30 +56,6 @@ static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
 }
 
 /*
- * What the rewrite wrote goes to libbpf next: it must pass the checks
- * the input passed (obj_check.c), since libbpf 1.1 crashes on some
- * objects that it would otherwise refuse, and an edit could make one.
- * On failure the buffer is dropped and *out is the input again.
- */
-static int recheck(const char *name, void **out, size_t *out_sz, const void *obj_buf,
-		   size_t obj_buf_sz)
-{
-	struct mkf_obj obj;
-	int err = mkf_obj_read(&obj, *out, *out_sz);
-
-	if (!err) {
-		mkf_obj_release(&obj);
-		return 0;
-	}
-	pr_err("%s: the rewritten object fails the reader's own checks; not handing it to "
-	       "libbpf (a library bug: please report it)\n", name);
-	free(*out);
-	*out = (void *)obj_buf;
-	*out_sz = obj_buf_sz;
-	return err;
-}
-
-/*
  * The rewrite cache applies when the caller names a directory, the
  * kernel is one the library loads from files (their identity is part
  * of the key) and no plan is asked for (an entry keeps none).
@@ -174,9 +150,12 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 			name, mkf_plan__unresolved_cnt(plan));
 		err = -ESRCH;
 	} else if (mkf_plan__change_cnt(plan)) {
+		/* The rewrite reads its output back as libbpf will, and checks it. */
 		err = mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz, NULL);
-		if (!err)
-			err = recheck(name, out, out_sz, obj_buf, obj_buf_sz);
+		if (err) {
+			*out = (void *)obj_buf;
+			*out_sz = obj_buf_sz;
+		}
 	}
 	/* A plan handed out keeps no copy of the object. */
 	mkf_plan_drop_obj(plan);

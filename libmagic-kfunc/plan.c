@@ -5,11 +5,13 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf_edit.h"
 #include "btf_util.h"
+#include "libbpf_model.h"
 #include "log.h"
 #include "object.h"
 #include "opts.h"
@@ -23,13 +25,38 @@ bool mkf_entry_changes(const struct mkf_plan_entry *e)
 		return true;
 	if (e->decision != MKF_DECISION_BIND)
 		return false;
-	return e->merged_into >= 0 || e->change != MKF_PROTO_SAME ||
-	       strcmp(e->name, e->kernel_name) || (e->set_regs && e->call_cnt);
+	return e->merged_into >= 0 || e->change != MKF_PROTO_SAME || strcmp(e->name, e->out_name) ||
+	       (e->set_regs && e->call_cnt);
+}
+
+/*
+ * The name a bound extern takes: the kernel function's; for a libbpf
+ * that strips flavors (1.3 and later), with the extern's own ___flavor
+ * kept, so that externs of one function keep apart as their author
+ * made them, and a static function named like the kernel's (sched_ext's
+ * compat.bpf.h wrappers) never collides with them.
+ */
+static int rename_entry(struct mkf_plan_entry *e, const struct mkf_extern *ext,
+			const struct mkf_libbpf_model *lbm)
+{
+	size_t elen = mkf_essential_name_len(ext->name), len;
+
+	if (!lbm->flavors || elen == strlen(ext->name)) {
+		e->out_name = e->kernel_name;
+		return 0;
+	}
+	len = strlen(e->kernel_name) + strlen(ext->name + elen) + 1;
+	e->flavored_name = malloc(len);
+	if (!e->flavored_name)
+		return -ENOMEM;
+	mkf_snprintf(e->flavored_name, len, "%s%s", e->kernel_name, ext->name + elen);
+	e->out_name = e->flavored_name;
+	return 0;
 }
 
 static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 		      const struct mkf_kernel *kernel, const struct mkf_obj *obj,
-		      const struct mkf_extern *ext)
+		      const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm)
 {
 	struct mkf_resolution res;
 	const char *mod;
@@ -39,12 +66,13 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 	e->name = strdup(ext->name);
 	if (!e->name)
 		return -ENOMEM;
+	e->out_name = e->name;
 	e->weak = ext->weak;
 	e->sym_idx = ext->sym_idx;
 	e->func_id = ext->func_id;
 	e->nparams = btf_vlen(btf__type_by_id(obj->btf, ext->proto_id));
 
-	err = mkf_resolve(kernel, obj->btf, ext, &res);
+	err = mkf_resolve(kernel, obj->btf, ext, lbm, &res);
 	if (err)
 		return err;
 	e->decision = res.decision;
@@ -54,6 +82,8 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 	e->set_regs = res.set_regs;
 	e->call_cnt = ext->call_cnt;
 	e->libbpf = res.libbpf;
+	e->keep_name = res.keep_name;
+	e->target = res.target;
 	e->reason = res.reason;
 	res.reason = NULL;
 	if (res.target) {
@@ -62,6 +92,8 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 		e->module = mod ? strdup(mod) : NULL;
 		if (!e->kernel_name || (mod && !e->module))
 			err = -ENOMEM;
+		else if (!e->keep_name)
+			err = rename_entry(e, ext, lbm);
 	}
 	if (!err && (res.change == MKF_PROTO_EXTEND || res.change == MKF_PROTO_RETYPE)) {
 		id = mkf_btf_import_type(plan->imports, res.target->btf, res.target->proto);
@@ -95,49 +127,280 @@ static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
 }
 
 /*
- * A weak extern (or one weaken_unresolved made weak) that nothing in the
- * kernel fits, under a name libbpf still finds there: with an incompatible prototype (libbpf 1.1 refuses
- * the whole object) or one the verifier will not call (libbpf binds it,
- * and bpf_ksym_exists() is true). Renamed to a name no kernel has,
- * libbpf resolves it to 0 and the program takes its fallback.
+ * A binding that cannot be written as planned: the extern is left as
+ * it is, so that libbpf sees what it would see without the library
+ * (never worse than plain libbpf). The reason keeps what was planned.
  */
-static int hide_weak(struct mkf_plan_entry *e)
+__attribute__((format(printf, 2, 3)))
+static int revert_entry(struct mkf_plan_entry *e, const char *fmt, ...)
 {
-	static const char prefix[] = "mkf_hidden_";
-	size_t len = sizeof(prefix) + strlen(e->name);
+	struct mkf_sb sb = {};
+	const char *p;
+	va_list args;
+	char *r;
 
-	if ((e->decision != MKF_DECISION_LEAVE_WEAK && e->decision != MKF_DECISION_WEAKEN) ||
-	    (e->libbpf != MKF_LIBBPF_INCOMPATIBLE && e->libbpf != MKF_LIBBPF_BINDS_UNCALLABLE))
+	mkf_sb_printf(&sb, "left alone, rule none: ");
+	va_start(args, fmt);
+	mkf_sb_vprintf(&sb, fmt, args);
+	va_end(args);
+	mkf_sb_printf(&sb, "; libbpf gets the extern as it is\n  planned before: ");
+	/* The old reason, each line indented under "planned before". */
+	for (p = e->reason; *p; p++) {
+		mkf_sb_printf(&sb, "%c", *p);
+		if (*p == '\n' && p[1])
+			mkf_sb_printf(&sb, "    ");
+	}
+	r = mkf_sb_steal(&sb);
+	if (!r)
+		return -ENOMEM;
+	free(e->reason);
+	e->reason = r;
+	e->decision = e->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
+	e->rule = MKF_RULE_NONE;
+	e->change = MKF_PROTO_SAME;
+	e->delta = 0;
+	e->set_regs = 0;
+	e->keep_name = false;
+	e->target = NULL;
+	free(e->kernel_name);
+	free(e->module);
+	free(e->flavored_name);
+	e->kernel_name = NULL;
+	e->module = NULL;
+	e->flavored_name = NULL;
+	e->out_name = e->name;
+	return 0;
+}
+
+/* Whether an output name is free: no symbol, BTF name, extern or new name has it. */
+static bool name_free(const struct mkf_plan *plan, const struct mkf_obj *obj, const char *name)
+{
+	size_t i;
+
+	if (mkf_obj_name_taken(obj, name))
+		return false;
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+
+		if (!strcmp(e->name, name) || !strcmp(e->out_name, name) ||
+		    (e->hidden_name && !strcmp(e->hidden_name, name)))
+			return false;
+	}
+	for (i = 0; i < plan->rename_cnt; i++)
+		if (!strcmp(plan->renames[i].name, name))
+			return false;
+	return true;
+}
+
+/* PREFIX + NAME, or with "_2", "_3"... until the result is free. */
+static char *fresh_name(const struct mkf_plan *plan, const struct mkf_obj *obj,
+			const char *prefix, const char *name)
+{
+	size_t len = strlen(prefix) + strlen(name) + 24;
+	char *n = malloc(len);
+	unsigned int k;
+
+	if (!n)
+		return NULL;
+	mkf_snprintf(n, len, "%s%s", prefix, name);
+	for (k = 2; !name_free(plan, obj, n); k++)
+		mkf_snprintf(n, len, "%s%s_%u", prefix, name, k);
+	return n;
+}
+
+/*
+ * A weak extern (or one weaken_unresolved made weak) that nothing in
+ * the kernel fits, under a name that the linked libbpf would still
+ * bind (to a function the verifier will not call), refuse with the
+ * whole object (libbpf 1.1, another prototype), or that a renamed
+ * extern takes: renamed to a name no kernel has, libbpf resolves it
+ * to 0 and the program takes its fallback.
+ */
+static int hide_weak(struct mkf_plan *plan, const struct mkf_obj *obj, struct mkf_plan_entry *e)
+{
+	const char *why;
+
+	if (e->decision != MKF_DECISION_LEAVE_WEAK && e->decision != MKF_DECISION_WEAKEN)
 		return 0;
-	e->hidden_name = malloc(len);
+	if (e->hide_for_clash)
+		why = "sharing its name with the extern renamed to it";
+	else if (e->libbpf == MKF_LIBBPF_INCOMPATIBLE)
+		why = "refusing its prototype (libbpf 1.1 fails the whole object)";
+	else if (e->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
+		why = "binding a function the verifier will not call";
+	else
+		return 0;
+	e->hidden_name = fresh_name(plan, obj, "mkf_hidden_", e->name);
 	if (!e->hidden_name)
 		return -ENOMEM;
-	mkf_snprintf(e->hidden_name, len, "%s%s", prefix, e->name);
+	e->out_name = e->hidden_name;
 	return append_reason(e, "  hidden: renamed to '%s' in the object, a name no kernel has, so "
 			     "that libbpf resolves the weak extern to 0 instead of %s\n",
-			     e->hidden_name, e->libbpf == MKF_LIBBPF_INCOMPATIBLE
-			     ? "refusing its prototype (libbpf 1.1 fails the whole object)"
-			     : "binding a function the verifier will not call");
+			     e->hidden_name, why);
+}
+
+/*
+ * The linked libbpf must find, under each bound extern's output name,
+ * the very function the plan chose (from 1.3 on it strips the last
+ * ___flavor of that name first): else the binding is not written.
+ */
+static int check_libbpf_finds(struct mkf_plan *plan, const struct mkf_kernel *kernel,
+			      const struct mkf_libbpf_model *lbm)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < plan->entry_cnt && !err; i++) {
+		struct mkf_plan_entry *e = &plan->entries[i];
+		const struct mkf_func *fn;
+		char *look;
+
+		if (e->decision != MKF_DECISION_BIND)
+			continue;
+		look = strndup(e->out_name, mkf_libbpf_lookup_len(lbm, e->out_name));
+		if (!look)
+			return -ENOMEM;
+		fn = mkf_kernel_find(kernel, look);
+		if (fn != e->target)
+			err = revert_entry(e, "%s would look up '%s' for the extern named '%s' and "
+					   "find %s, not '%s'", mkf_libbpf_model_str(lbm), look,
+					   e->out_name, fn ? fn->name : "nothing", e->target->name);
+		free(look);
+	}
+	return err;
+}
+
+/* Bound entries renamed to a name of their own (not kept, not merged). */
+static bool renamed(const struct mkf_plan_entry *e)
+{
+	return e->decision == MKF_DECISION_BIND && strcmp(e->name, e->out_name);
+}
+
+/*
+ * A renamed extern takes a name libbpf will look up in the object's
+ * BTF (first VAR or FUNC of the name, which must be the extern) and
+ * symbols. What else holds that name decides:
+ *  - another extern left alone under it: a weak one is hidden; a strong
+ *    one keeps it, and the rename is not made;
+ *  - static subprograms (compat.bpf.h's wrappers): renamed, their names
+ *    carry no ABI;
+ *  - anything else (a global function, a variable, a map, a program):
+ *    the rename is not made.
+ * Reverting one rename can expose another (the extern keeps its own
+ * name): repeated until nothing changes.
+ */
+static int settle_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
+{
+	struct mkf_name_holders h;
+	bool changed = true;
+	size_t i, j;
+	int err = 0;
+
+	while (changed && !err) {
+		changed = false;
+		for (i = 0; i < plan->entry_cnt && !err; i++) {
+			struct mkf_plan_entry *e = &plan->entries[i];
+
+			if (!renamed(e))
+				continue;
+			for (j = 0; j < plan->entry_cnt && !err; j++) {
+				struct mkf_plan_entry *o = &plan->entries[j];
+
+				if (j == i || o->decision == MKF_DECISION_BIND || o->weak ||
+				    o->decision == MKF_DECISION_WEAKEN || strcmp(o->name, e->out_name))
+					continue;
+				o->name_clash = true;
+				err = revert_entry(e, "the strong extern '%s', left alone, keeps the "
+						   "name '%s'", o->name, o->name);
+				changed = true;
+			}
+			if (err || !renamed(e) || !mkf_obj_name_taken(obj, e->out_name))
+				continue;
+			err = mkf_obj_name_holders(obj, e->out_name, &h);
+			if (!err && !h.static_funcs) {
+				err = revert_entry(e, "the object holds the name '%s' for something "
+						   "other than a static subprogram (%zu symbols, %zu BTF "
+						   "types), whose name may matter", e->out_name, h.sym_cnt,
+						   h.btf_cnt);
+				e->name_clash = true;
+				changed = true;
+			}
+			mkf_name_holders_free(&h);
+		}
+	}
+	/* The renames that stay: hide the weak externs and rename the static functions. */
+	for (i = 0; i < plan->entry_cnt && !err; i++) {
+		struct mkf_plan_entry *e = &plan->entries[i];
+		struct mkf_plan_rename *r;
+		char *nn;
+
+		if (!renamed(e))
+			continue;
+		for (j = 0; j < plan->entry_cnt; j++) {
+			struct mkf_plan_entry *o = &plan->entries[j];
+
+			if (j != i && o->decision != MKF_DECISION_BIND && !strcmp(o->name, e->out_name))
+				o->hide_for_clash = o->name_clash = true;
+		}
+		if (!mkf_obj_name_taken(obj, e->out_name))
+			continue;
+		/* Several externs may take one name (merged next): rename its holders once. */
+		for (j = 0; j < plan->rename_cnt; j++)
+			if (!strcmp(plan->renames[j].old_name, e->out_name))
+				break;
+		if (j < plan->rename_cnt)
+			continue;
+		err = mkf_obj_name_holders(obj, e->out_name, &h);
+		if (err)
+			break;
+		nn = fresh_name(plan, obj, "mkf_local_", e->out_name);
+		r = realloc(plan->renames, (plan->rename_cnt + h.sym_cnt + h.btf_cnt + 1) * sizeof(*r));
+		if (!nn || !r) {
+			free(nn);
+			if (r)
+				plan->renames = r;
+			mkf_name_holders_free(&h);
+			err = -ENOMEM;
+			break;
+		}
+		plan->renames = r;
+		for (j = 0; j < h.sym_cnt + h.btf_cnt; j++) {
+			r = &plan->renames[plan->rename_cnt++];
+			r->sym_idx = j < h.sym_cnt ? h.syms[j] : SIZE_MAX;
+			r->btf_id = j < h.sym_cnt ? 0 : h.btf_ids[j - h.sym_cnt];
+			r->new_name = j ? NULL : nn;
+			r->name = nn;
+			r->old_name = e->out_name;
+		}
+		err = append_reason(e, "  name clash repaired: static subprogram '%s' renamed to '%s' "
+				    "(%zu symbol%s, %zu BTF FUNC%s), so that libbpf finds the extern "
+				    "under that name\n", e->out_name, nn, h.sym_cnt,
+				    h.sym_cnt == 1 ? "" : "s", h.btf_cnt, h.btf_cnt == 1 ? "" : "s");
+		mkf_name_holders_free(&h);
+	}
+	return err;
 }
 
 struct bound_entry {
-	const char *kname;	/* the kernel function's name */
+	const char *oname;	/* the extern's output name */
 	size_t idx;		/* the entry's position */
 };
 
-/* Bound entries ordered by kernel function name, then by position. */
+/* Bound entries ordered by output name, then by position. */
 static int cmp_bound(const void *a, const void *b)
 {
 	const struct bound_entry *x = a, *y = b;
-	int c = strcmp(x->kname, y->kname);
+	int c = strcmp(x->oname, y->oname);
 
 	return c ? c : x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /*
- * Two externs bound to one kernel function: keep one, point the rest at
- * it. Sorted by kernel name, each such group is a run (a quadratic scan
- * compared names 4000 times for 64 externs).
+ * Two externs renamed to one name (one kernel function): keep one,
+ * point the rest at it. Sorted by output name, each such group is a run
+ * (a quadratic scan compared names 4000 times for 64 externs). Externs
+ * that keep distinct names of their own bind the same function on
+ * their own, in libbpf.
  */
 static int merge_entries(struct mkf_plan *plan)
 {
@@ -151,21 +414,21 @@ static int merge_entries(struct mkf_plan *plan)
 	for (i = 0; i < plan->entry_cnt; i++) {
 		if (plan->entries[i].decision != MKF_DECISION_BIND)
 			continue;
-		b[n].kname = plan->entries[i].kernel_name;
+		b[n].oname = plan->entries[i].out_name;
 		b[n++].idx = i;
 	}
 	qsort(b, n, sizeof(*b), cmp_bound);
 	for (i = 0; i < n && !err; i = end) {
-		const char *kname = b[i].kname;
+		const char *oname = b[i].oname;
 		size_t keep = b[i].idx;
 
-		for (end = i + 1; end < n && !strcmp(b[end].kname, kname); end++)
+		for (end = i + 1; end < n && !strcmp(b[end].oname, oname); end++)
 			;
 		if (end - i == 1)
 			continue;
-		/* Prefer the extern already named like the kernel function. */
+		/* Prefer the extern already named so. */
 		for (j = i; j < end; j++) {
-			if (!strcmp(plan->entries[b[j].idx].name, kname)) {
+			if (!strcmp(plan->entries[b[j].idx].name, oname)) {
 				keep = b[j].idx;
 				break;
 			}
@@ -175,56 +438,15 @@ static int merge_entries(struct mkf_plan *plan)
 
 			if (b[j].idx == keep)
 				continue;
-			/* One module per name in the index: same name, same function. */
 			o->merged_into = (long)keep;
 			o->merged_name = plan->entries[keep].name;
+			o->out_name = plan->entries[keep].out_name;
 			err = append_reason(o, "  merged: its calls now go through extern '%s' "
 					    "(one extern per kernel function)\n",
 					    plan->entries[keep].name);
 		}
 	}
 	free(b);
-	return err;
-}
-
-/*
- * An extern left alone keeps its name; if another extern is renamed to
- * that very name, libbpf sees two externs of one name. Only say so: the
- * one left alone has no fit, so libbpf would not accept it anyway. The
- * same for a rename to a name the object has for something else (a
- * variable, a function, a non-kfunc extern).
- */
-static int note_name_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
-{
-	size_t i, j;
-	int err = 0;
-
-	for (i = 0; i < plan->entry_cnt && !err; i++) {
-		struct mkf_plan_entry *e = &plan->entries[i];
-
-		if (e->decision == MKF_DECISION_BIND) {
-			/* Renamed to a name the object uses for something else. */
-			if (e->merged_into < 0 && strcmp(e->kernel_name, e->name) &&
-			    mkf_obj_name_taken(obj, e->kernel_name)) {
-				e->name_clash = true;
-				err = append_reason(e, "  name clash: the object has a symbol or "
-						    "BTF type named '%s' already; libbpf will not "
-						    "find the renamed extern\n", e->kernel_name);
-			}
-			continue;
-		}
-		for (j = 0; j < plan->entry_cnt && !err; j++) {
-			const struct mkf_plan_entry *o = &plan->entries[j];
-
-			if (o->decision == MKF_DECISION_BIND && o->merged_into < 0 &&
-			    !strcmp(o->kernel_name, e->name) && strcmp(o->name, e->name)) {
-				e->name_clash = true;
-				err = append_reason(e, "  name clash: extern '%s' is renamed to '%s' "
-						    "as well; libbpf will see two externs of that name\n",
-						    o->name, e->name);
-			}
-		}
-	}
 	return err;
 }
 
@@ -243,8 +465,6 @@ static int weaken_unresolved(struct mkf_plan *plan)
 		err = append_reason(e, "  weakened (weaken_unresolved): the extern is made weak, so "
 				    "libbpf resolves it to 0 and the program must reach it only "
 				    "behind bpf_ksym_exists()\n");
-		if (!err)
-			err = hide_weak(e);
 	}
 	return err;
 }
@@ -288,8 +508,36 @@ static int parse_imports(struct mkf_plan *plan)
 	return err;
 }
 
+/* The hidden names are looked up too: no kernel may have one. */
+static int check_hidden(struct mkf_plan *plan, const struct mkf_kernel *kernel,
+			const struct mkf_libbpf_model *lbm)
+{
+	size_t i;
+
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *e = &plan->entries[i];
+		char *look;
+		bool found;
+
+		if (!e->hidden_name)
+			continue;
+		look = strndup(e->hidden_name, mkf_libbpf_lookup_len(lbm, e->hidden_name));
+		if (!look)
+			return -ENOMEM;
+		found = mkf_kernel_find(kernel, look);
+		free(look);
+		if (found) {
+			pr_err("extern '%s': the kernel has a function named like its hidden name '%s'\n",
+			       e->name, e->hidden_name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
 static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
-				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts)
+				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts,
+				const struct mkf_libbpf_model *lbm)
 {
 	struct mkf_plan *plan = NULL;
 	const char *obj_name;
@@ -328,29 +576,47 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 		err = -ENOMEM;
 		goto out;
 	}
-	err = mkf_resolve_prefetch(kernel, obj->externs, obj->extern_cnt);
+	err = mkf_resolve_prefetch(kernel, obj->externs, obj->extern_cnt, lbm);
 	if (err)
 		goto out;
 	for (i = 0; i < obj->extern_cnt; i++) {
-		err = fill_entry(plan, &plan->entries[i], kernel, obj, &obj->externs[i]);
+		struct mkf_plan_entry *e = &plan->entries[i];
+
+		err = fill_entry(plan, e, kernel, obj, &obj->externs[i], lbm);
 		plan->entry_cnt++;
-		if (!err)
-			err = hide_weak(&plan->entries[i]);
+		if (!err && e->flavored_name)
+			err = append_reason(e, "  named '%s' in the object: %s looks '%s' up "
+					    "without its flavor\n", e->flavored_name,
+					    mkf_libbpf_model_str(lbm), e->kernel_name);
 		if (err)
 			goto out;
 	}
-	err = merge_entries(plan);
-	if (!err)
-		err = note_name_clashes(plan, obj);
-	if (!err && OPTS_GET(opts, weaken_unresolved, false))
+	/*
+	 * Decide, then check that the output can be written as decided:
+	 * what the linked libbpf finds under each new name, what else the
+	 * object calls by that name. A binding that cannot be written is
+	 * left as plain libbpf sees it, never written broken.
+	 */
+	if (OPTS_GET(opts, weaken_unresolved, false))
 		err = weaken_unresolved(plan);
+	if (!err)
+		err = check_libbpf_finds(plan, kernel, lbm);
+	if (!err)
+		err = settle_clashes(plan, obj);
+	if (!err)
+		err = merge_entries(plan);
+	for (i = 0; i < plan->entry_cnt && !err; i++)
+		err = hide_weak(plan, obj, &plan->entries[i]);
+	if (!err)
+		err = check_hidden(plan, kernel, lbm);
 	if (!err)
 		err = parse_imports(plan);
 	if (err)
 		goto out;
 	for (i = 0; i < plan->entry_cnt; i++) {
-		const struct mkf_plan_entry *e = &plan->entries[i];
+		struct mkf_plan_entry *e = &plan->entries[i];
 
+		e->target = NULL; /* the kernel may go before the plan */
 		plan->unresolved_cnt += e->decision == MKF_DECISION_UNRESOLVED;
 		plan->change_cnt += mkf_entry_changes(e);
 		log_entry(obj_name, e);
@@ -365,19 +631,27 @@ out:
 	return plan;
 }
 
-struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
-				   const struct mkf_kernel *kernel,
-				   const struct mkf_plan_opts *opts)
+struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
+				      const struct mkf_kernel *kernel,
+				      const struct mkf_plan_opts *opts,
+				      const struct mkf_libbpf_model *lbm)
 {
 	struct mkf_diag_scope scope;
 	struct mkf_plan *plan;
 	int err;
 
 	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
-	plan = compute(obj_buf, obj_buf_sz, kernel, opts);
+	plan = compute(obj_buf, obj_buf_sz, kernel, opts, lbm);
 	err = plan ? 0 : errno;
 	mkf_diag_leave(&scope, err);
 	return plan ? plan : mkf_err_ptr(-err);
+}
+
+struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
+				   const struct mkf_kernel *kernel,
+				   const struct mkf_plan_opts *opts)
+{
+	return mkf_plan_compute_for(obj_buf, obj_buf_sz, kernel, opts, mkf_libbpf_model_linked());
 }
 
 struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, size_t sz)
@@ -421,10 +695,14 @@ void mkf_plan__free(struct mkf_plan *plan)
 		free(plan->entries[i].name);
 		free(plan->entries[i].kernel_name);
 		free(plan->entries[i].hidden_name);
+		free(plan->entries[i].flavored_name);
 		free(plan->entries[i].module);
 		free(plan->entries[i].reason);
 	}
 	free(plan->entries);
+	for (i = 0; i < plan->rename_cnt; i++)
+		free(plan->renames[i].new_name);
+	free(plan->renames);
 	mkf_btf_out__free(plan->imports);
 	btf__free(plan->types);
 	mkf_plan_obj_free(plan->obj);
@@ -577,6 +855,7 @@ const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome)
 	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds-uncallable";
 	case MKF_LIBBPF_NOT_FOUND: return "not-found";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
+	case MKF_LIBBPF_DROPPED: return "dropped";
 	}
 	return mkf_err_ptr(-EINVAL);
 }

@@ -23,6 +23,16 @@ struct mkf_plan_entry {
 	enum mkf_rule rule;
 	char *kernel_name;		/* NULL unless bound */
 	/*
+	 * The name the extern has in the output: its own where plain
+	 * libbpf finds the bound function under it (minimal edit), else
+	 * kernel_name; hidden_name when hidden; name when left alone.
+	 * Points into this entry (or, merged, into the entry carrying it).
+	 */
+	const char *out_name;
+	/* out_name when it is kernel_name plus the extern's ___flavor. */
+	char *flavored_name;
+	bool keep_name;			/* bound, and out_name is name */
+	/*
 	 * A weak extern left alone that libbpf would still find: the name,
 	 * absent from every kernel, it takes so that libbpf resolves it to 0.
 	 */
@@ -37,6 +47,10 @@ struct mkf_plan_entry {
 	long merged_into;		/* entry now carrying the calls, or -1 */
 	const char *merged_name;	/* that entry's name (same array) */
 	bool name_clash;		/* another extern has or takes its (new) name */
+	/* Left alone, its name taken by a renamed extern: hide it. */
+	bool hide_for_clash;
+	/* While the plan is computed: the bound FUNC (kernel-owned). */
+	const struct mkf_func *target;
 	/*
 	 * MKF_PROTO_EXTEND: the kernel prototype, copied into plan->types,
 	 * whose params [nparams, nparams + delta) get appended;
@@ -45,9 +59,23 @@ struct mkf_plan_entry {
 	__u32 extra_proto;
 };
 
+/*
+ * A static function renamed so that an extern can take its name (see
+ * struct mkf_name_holders): a symbol (sym_idx) or a BTF FUNC (btf_id).
+ */
+struct mkf_plan_rename {
+	size_t sym_idx;			/* SIZE_MAX for a BTF FUNC */
+	__u32 btf_id;			/* 0 for a symbol */
+	char *new_name;			/* owned by the first of a name's renames */
+	const char *name;		/* the new name */
+	const char *old_name;		/* the name it had (an entry's out_name) */
+};
+
 struct mkf_plan {
 	struct mkf_plan_entry *entries;
 	size_t entry_cnt;
+	struct mkf_plan_rename *renames;
+	size_t rename_cnt;
 	size_t sym_cnt;			/* of the object planned for */
 	/* Kernel types needed to extend prototypes, copied so that the
 	 * plan does not depend on the kernel object's lifetime: collected
@@ -72,6 +100,13 @@ struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, 
 void mkf_plan_drop_obj(struct mkf_plan *plan);
 /* Release a parsed view (from mkf_plan_take_obj()); NULL is fine. */
 void mkf_plan_obj_free(struct mkf_obj *obj);
+
+struct mkf_libbpf_model;
+/* mkf_plan__compute() for a given libbpf (the public one: the linked one). */
+struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
+				      const struct mkf_kernel *kernel,
+				      const struct mkf_plan_opts *opts,
+				      const struct mkf_libbpf_model *lbm);
 
 /* Whether applying this entry changes the object. */
 bool mkf_entry_changes(const struct mkf_plan_entry *e);

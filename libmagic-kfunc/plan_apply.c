@@ -5,9 +5,11 @@
  * (elf_write.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_compat.h"
 #include "btf_edit.h"
 #include "call_patch.h"
 #include "elf_util.h"
@@ -79,7 +81,7 @@ static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct
 		if (!mkf_entry_changes(e) || e->merged_into >= 0 || e->decision != MKF_DECISION_BIND)
 			continue;
 		protos[i] = final_proto(out, plan, e, &obj->externs[i]);
-		names[i] = mkf_btf_out__add_str(out, e->kernel_name);
+		names[i] = mkf_btf_out__add_str(out, e->out_name);
 		err = protos[i] < 0 ? protos[i] : names[i] < 0 ? names[i] : 0;
 	}
 	for (i = 0; i < n && !err; i++) {
@@ -90,11 +92,11 @@ static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct
 			continue;
 		/*
 		 * libbpf finds an extern's BTF by name: the merged FUNC takes
-		 * the kernel name and the kept extern's prototype, so that
-		 * whichever libbpf meets first, it checks the same thing.
+		 * the kept extern's name and prototype, so that whichever
+		 * libbpf meets first, it checks the same thing.
 		 */
 		protos[i] = protos[keep] ? protos[keep] : (int)obj->externs[keep].proto_id;
-		names[i] = mkf_btf_out__add_str(out, e->kernel_name);
+		names[i] = mkf_btf_out__add_str(out, e->out_name);
 		err = names[i] < 0 ? names[i] : 0;
 	}
 	/* Round 2: FUNCs repointed, symbols. */
@@ -116,14 +118,7 @@ static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct
 			continue;
 		}
 		err = mkf_btf_out__set_func(out, e->func_id, names[i], protos[i]);
-		if (e->hidden_name) {
-			s = &syms[(*sym_cnt)++];
-			s->sym_idx = e->sym_idx;
-			s->name = e->hidden_name;
-			s->redirect_to = -1;
-			continue;
-		}
-		if (e->merged_into < 0 && !strcmp(e->name, e->kernel_name))
+		if (e->merged_into < 0 && !strcmp(e->name, e->out_name))
 			continue; /* name unchanged: nothing for the symbol table */
 		s = &syms[(*sym_cnt)++];
 		s->sym_idx = e->sym_idx;
@@ -133,8 +128,25 @@ static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct
 			s->name = "";
 			s->redirect_to = (long)plan->entries[e->merged_into].sym_idx;
 		} else {
-			s->name = e->kernel_name;
+			s->name = e->out_name;
 		}
+	}
+	/* Static subprograms that gave their name to an extern. */
+	for (i = 0; i < plan->rename_cnt && !err; i++) {
+		const struct mkf_plan_rename *r = &plan->renames[i];
+		const struct btf_type *t;
+		int name;
+
+		if (r->sym_idx != SIZE_MAX) {
+			syms[*sym_cnt].sym_idx = r->sym_idx;
+			syms[*sym_cnt].name = r->name;
+			syms[(*sym_cnt)++].redirect_to = -1;
+			continue;
+		}
+		t = btf__type_by_id(obj->btf, r->btf_id);
+		name = mkf_btf_out__add_str(out, r->name);
+		err = name < 0 ? name : !t ? -EINVAL
+			       : mkf_btf_out__set_func(out, r->btf_id, (__u32)name, t->type);
 	}
 out:
 	free(protos);
@@ -178,6 +190,99 @@ static int call_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
 	}
 	err = mkf_call_patch(obj->elf, obj->symtab_shndx, want, n, btf_raw, btf_sz, scns);
 	free(want);
+	return err;
+}
+
+/* The entry the output's extern x stands for (same symbol), or NULL. */
+static const struct mkf_plan_entry *entry_of_sym(const struct mkf_plan *plan, size_t sym_idx)
+{
+	size_t i;
+
+	for (i = 0; i < plan->entry_cnt; i++)
+		if (plan->entries[i].sym_idx == sym_idx)
+			return &plan->entries[i];
+	return NULL;
+}
+
+/* Whether BTF FUNC id is e's own, or that of an extern merged into e. */
+static bool func_of(const struct mkf_plan *plan, const struct mkf_plan_entry *e, __u32 id)
+{
+	size_t i;
+
+	for (i = 0; i < plan->entry_cnt; i++) {
+		const struct mkf_plan_entry *o = &plan->entries[i];
+
+		if (o->func_id == id)
+			return o == e || (o->merged_into >= 0 && &plan->entries[o->merged_into] == e);
+	}
+	return false;
+}
+
+/*
+ * The output goes to libbpf (or into a file): read it back the way
+ * libbpf's open reads externs (object.c follows its collect_externs:
+ * the first BTF VAR or FUNC of an extern's name, which must be declared
+ * extern and sit in .ksyms; no two externs of one name), and check
+ * that every kfunc extern is the one the plan wrote, under the name
+ * and with the prototype it planned. The kernel side (what libbpf finds
+ * in the kernel under that name) was checked when the plan was made.
+ * A difference is a library bug: nothing is handed over.
+ */
+static int check_output(const struct mkf_plan *plan, const void *buf, size_t sz)
+{
+	size_t i, seen = 0, want = 0;
+	struct mkf_obj out;
+	int err;
+
+	err = mkf_obj_read(&out, buf, sz);
+	if (err) {
+		pr_err("the rewritten object fails the reader's own checks; not handing it over "
+		       "(a library bug: please report it)\n");
+		return err;
+	}
+	for (i = 0; i < out.extern_cnt && !err; i++) {
+		const struct mkf_extern *x = &out.externs[i];
+		const struct mkf_plan_entry *e = entry_of_sym(plan, x->sym_idx);
+		const struct btf_type *p = btf__type_by_id(out.btf, x->proto_id);
+		int nparams;
+
+		err = -EINVAL;
+		if (!e) {
+			pr_err("the rewritten object has a kfunc extern '%s' the plan does not know\n",
+			       x->name);
+		} else if (e->merged_into >= 0) {
+			pr_err("the rewritten object still names merged extern '%s'\n", e->name);
+		} else if (strcmp(x->name, e->out_name)) {
+			pr_err("extern '%s' is named '%s' in the rewritten object, not '%s'\n", e->name,
+			       x->name, e->out_name);
+		} else if (!func_of(plan, e, x->func_id)) {
+			pr_err("libbpf would take BTF FUNC [%u] for extern '%s', which is not its own\n",
+			       x->func_id, x->name);
+		} else if (nparams = e->decision == MKF_DECISION_BIND ? e->nparams + e->delta
+								       : e->nparams,
+			   btf_vlen(p) != nparams) {
+			pr_err("extern '%s' takes %d params in the rewritten object, not %d\n", x->name,
+			       btf_vlen(p), nparams);
+		} else if (e->decision == MKF_DECISION_BIND &&
+			   (e->change == MKF_PROTO_EXTEND || e->change == MKF_PROTO_RETYPE) &&
+			   !mkf_protos_compat(out.btf, x->proto_id, plan->types, e->extra_proto)) {
+			pr_err("extern '%s' does not have the kernel's prototype in the rewritten "
+			       "object\n", x->name);
+		} else {
+			err = 0;
+			seen++;
+		}
+	}
+	for (i = 0; i < plan->entry_cnt; i++)
+		want += plan->entries[i].merged_into < 0;
+	if (!err && seen != want) {
+		pr_err("the rewritten object has %zu kfunc externs, the plan %zu\n", seen, want);
+		err = -EINVAL;
+	}
+	if (err)
+		pr_err("not handing over a rewritten object that would not bind as planned "
+		       "(a library bug: please report it)\n");
+	mkf_obj_release(&out);
 	return err;
 }
 
@@ -235,7 +340,7 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 		err = -EINVAL;
 		goto out;
 	}
-	syms = calloc(plan->entry_cnt, sizeof(*syms));
+	syms = calloc(plan->entry_cnt + plan->rename_cnt + 1, sizeof(*syms));
 	out = mkf_btf_out__new(obj->btf);
 	if (!syms || !out) {
 		err = syms ? -errno : -ENOMEM;
@@ -259,6 +364,13 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	edits.btf_data = raw;
 	edits.btf_size = raw_sz;
 	err = mkf_elf_write(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
+	if (!err)
+		err = check_output(plan, *new_buf, *new_sz);
+	if (err) {
+		free(*new_buf);
+		*new_buf = NULL;
+		*new_sz = 0;
+	}
 out:
 	mkf_scn_edits_free(&scns);
 	mkf_btf_out__free(out);

@@ -26,6 +26,7 @@
 
 #include "btf_util.h"
 #include "btf_compat.h"
+#include "libbpf_model.h"
 #include "params.h"
 #include "resolve.h"
 #include "strbuf.h"
@@ -43,6 +44,8 @@ struct ctx {
 	const struct mkf_kernel *k;
 	const struct btf *lb;
 	const struct mkf_extern *ext;
+	const struct mkf_libbpf_model *lbm;	/* the libbpf that loads the object */
+	const struct mkf_func *lb_fn;	/* what it looks up for the extern's name */
 	int n;				/* the program's parameter count */
 	char *b, *bi;			/* B and B_impl */
 	const struct mkf_func *fb, *fi;
@@ -360,17 +363,23 @@ static void explain_missing(struct ctx *c, const char *name, const struct mkf_fu
 		  "the verifier refuses calls to it\n", name, loc);
 }
 
+/*
+ * What plain libbpf (c->lbm) does with the extern as it is: looks its
+ * name up (without its last ___flavor from 1.3 on) and checks the
+ * prototype.
+ */
 static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_sb *out)
 {
-	const struct mkf_func *fn = mkf_kernel_find(c->k, c->ext->name);
+	const char *lbv = mkf_libbpf_model_str(c->lbm);
+	const struct mkf_func *fn = c->lb_fn;
 	struct mkf_sb diff = {};
 	int m, common;
 
-	/* libbpf 1.1 looks kfuncs up by the full name, flavor included. */
 	if (!fn) {
 		res->libbpf = MKF_LIBBPF_NOT_FOUND;
-		mkf_sb_printf(out, "  plain libbpf: '%s' is not in the kernel's BTF: %s\n", c->ext->name,
-			  c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
+		mkf_sb_printf(out, "  plain libbpf (%s): '%.*s' is not in the kernel's BTF: %s\n", lbv,
+			      (int)mkf_libbpf_lookup_len(c->lbm, c->ext->name), c->ext->name,
+			      c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
 		return;
 	}
 	if (protos_compat(c, fn)) {
@@ -379,19 +388,28 @@ static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_
 		res->libbpf = mkf_func_callable(fn) && !unsplit ? MKF_LIBBPF_BINDS
 								: MKF_LIBBPF_BINDS_UNCALLABLE;
 		if (unsplit)
-			mkf_sb_printf(out, "  plain libbpf: binds '%s'; the verifier refuses the call "
-				  "(no '%s_impl' in this kernel's BTF)\n", fn->name, fn->name);
+			mkf_sb_printf(out, "  plain libbpf (%s): binds '%s'; the verifier refuses the "
+				      "call (no '%s_impl' in this kernel's BTF)\n", lbv, fn->name,
+				      fn->name);
 		else if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
-			mkf_sb_printf(out, "  plain libbpf: binds prototype-only '%s'; the verifier "
-				  "refuses the call\n", fn->name);
+			mkf_sb_printf(out, "  plain libbpf (%s): binds prototype-only '%s'; the "
+				      "verifier refuses the call\n", lbv, fn->name);
 		return;
 	}
-	res->libbpf = MKF_LIBBPF_INCOMPATIBLE;
+	if (c->ext->weak && c->lbm->weak_mismatch_drops) {
+		res->libbpf = MKF_LIBBPF_DROPPED;
+		mkf_sb_printf(out, "  plain libbpf (%s): func_proto of '%s' incompatible with the "
+			      "kernel's: the weak extern is dropped and resolves to 0\n", lbv,
+			      fn->name);
+	} else {
+		res->libbpf = MKF_LIBBPF_INCOMPATIBLE;
+		mkf_sb_printf(out, "  plain libbpf (%s): func_proto of '%s' incompatible with the "
+			      "kernel's: it refuses the whole object%s\n", lbv, fn->name,
+			      c->ext->weak ? " although the extern is weak (1.3 and later drop it)"
+					   : "");
+	}
 	m = proto_vlen(fn->btf, fn->proto);
 	common = m < c->n ? m : c->n;
-	mkf_sb_printf(out, "  plain libbpf: func_proto of '%s' incompatible with the kernel's: "
-		  "libbpf 1.1 refuses the whole object%s\n", fn->name,
-		  c->ext->weak ? " although the extern is weak (newer libbpf drops it)" : "");
 	if (m != c->n)
 		mkf_sb_printf(out, "      kernel takes %d params, the program passes %d\n", m, c->n);
 	if (common >= 0 &&
@@ -408,6 +426,8 @@ static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
 	res->decision = MKF_DECISION_BIND;
 	res->rule = rule;
 	res->target = fn;
+	/* Minimal edit: what libbpf finds under the extern's own name is fn. */
+	res->keep_name = c->lb_fn == fn;
 	res->change = change;
 	res->delta = proto_vlen(fn->btf, fn->proto) - c->n;
 	where(c->k, fn, loc, sizeof(loc));
@@ -454,7 +474,10 @@ static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
 			      (c->set_regs & (c->set_regs - 1)) ? "them" : "it");
 		res->set_regs = c->set_regs;
 	}
-	if (strcmp(c->ext->name, fn->name))
+	if (res->keep_name && strcmp(c->ext->name, fn->name))
+		mkf_sb_printf(r, "; the name stays '%s': %s finds '%s' under it", c->ext->name,
+			      mkf_libbpf_model_str(c->lbm), fn->name);
+	else if (!res->keep_name)
 		mkf_sb_printf(r, "; renamed from '%s'", c->ext->name);
 	mkf_sb_printf(r, "\n");
 }
@@ -479,23 +502,26 @@ static int base_names(const struct mkf_extern *ext, char **b, char **bi)
 }
 
 int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_extern *exts,
-			 size_t cnt)
+			 size_t cnt, const struct mkf_libbpf_model *lbm)
 {
 	const char **names = calloc(3 * cnt + 1, sizeof(*names));
-	char **owned = calloc(2 * cnt + 1, sizeof(*owned));
+	char **owned = calloc(3 * cnt + 1, sizeof(*owned));
 	size_t i;
 	int err = names && owned ? 0 : -ENOMEM;
 
-	/* The names mkf_resolve() asks for: N (libbpf's view), B, B_impl. */
+	/* The names mkf_resolve() asks for: libbpf's view of N, B, B_impl. */
 	for (i = 0; i < cnt && !err; i++) {
-		err = base_names(&exts[i], &owned[2 * i], &owned[2 * i + 1]);
-		names[3 * i] = exts[i].name;
-		names[3 * i + 1] = owned[2 * i];
-		names[3 * i + 2] = owned[2 * i + 1];
+		err = base_names(&exts[i], &owned[3 * i], &owned[3 * i + 1]);
+		owned[3 * i + 2] = strndup(exts[i].name, mkf_libbpf_lookup_len(lbm, exts[i].name));
+		if (!err && !owned[3 * i + 2])
+			err = -ENOMEM;
+		names[3 * i] = owned[3 * i + 2];
+		names[3 * i + 1] = owned[3 * i];
+		names[3 * i + 2] = owned[3 * i + 1];
 	}
 	if (!err)
 		err = mkf_kernel_prefetch(kernel, names, 3 * cnt);
-	for (i = 0; owned && i < 2 * cnt; i++)
+	for (i = 0; owned && i < 3 * cnt; i++)
 		free(owned[i]);
 	free(owned);
 	free(names);
@@ -503,10 +529,12 @@ int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_exter
 }
 
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
-		const struct mkf_extern *ext, struct mkf_resolution *res)
+		const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
+		struct mkf_resolution *res)
 {
 	struct mkf_sb why_b = {}, why_i = {}, reason = {}, remark = {};
-	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext };
+	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext, .lbm = lbm };
+	char *lb_name;
 	enum check chk = CHECK_NO;
 	char loc[96];
 	int m, err = 0;
@@ -521,6 +549,13 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		goto out;
 	c.fb = mkf_kernel_find(kernel, c.b);
 	c.fi = mkf_kernel_find(kernel, c.bi);
+	lb_name = strndup(ext->name, mkf_libbpf_lookup_len(lbm, ext->name));
+	if (!lb_name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	c.lb_fn = mkf_kernel_find(kernel, lb_name);
+	free(lb_name);
 	libbpf_remark(&c, res, &remark);
 
 	/* Rules same, extend, shrink: B. Its parameter count picks the only one that can apply. */

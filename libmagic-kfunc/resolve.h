@@ -13,6 +13,7 @@
 #include "magic_kfunc.h"
 #include "strbuf.h"
 #include "kernel_index.h"
+#include "libbpf_model.h"
 #include "object.h"
 
 struct mkf_resolution {
@@ -30,12 +31,18 @@ struct mkf_resolution {
 	 * verifier-checked scalars among the appended params. */
 	__u32 set_regs;
 	enum mkf_libbpf_outcome libbpf;		/* what plain libbpf would do */
+	/*
+	 * Bound, and plain libbpf looking up the extern's own name (flavor
+	 * stripped or not, as it does) finds target: the name stays.
+	 */
+	bool keep_name;
 	char *reason;				/* malloc'd, never NULL on success */
 };
 
 /* 0 on success (whatever the decision), negative errno on failure. */
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
-		const struct mkf_extern *ext, struct mkf_resolution *res);
+		const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
+		struct mkf_resolution *res);
 void mkf_resolution_free(struct mkf_resolution *res);
 
 /*
@@ -43,7 +50,7 @@ void mkf_resolution_free(struct mkf_resolution *res);
  * for these externs. Only a matter of speed: 0 or -ENOMEM.
  */
 int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_extern *exts,
-			 size_t cnt);
+			 size_t cnt, const struct mkf_libbpf_model *lbm);
 
 /*
  * The extension rule, shared by the resolver (rules extend and

@@ -89,6 +89,7 @@ extern int mkf_testmod_set(struct bpf_wq *wq, unsigned int flags) __mkf_kfunc;
 #define WQ_MARK_IMPL_AUX	0xC0FFEE03ULL
 #define WQ_MARK_FORGED_PTR	0xC0FFEE04ULL
 #define WQ_MARK_FORGED_SCALAR	0xC0FFEE05ULL
+#define WQ_MARK_COMPAT		0xC0FFEE06ULL
 #define WQ_MARK_BAD		0xBADBADULL
 
 #define WQ_ERR_LOOKUP	1

@@ -26,7 +26,8 @@ tests_bpf_guest_objects = tests/bpf/wq_new.bpf.o tests/bpf/wq_old.bpf.o \
 # Built from wq_bad.bpf.c and wq_forged.bpf.c, one object per calling
 # style of the set-callback call (the rules below).
 tests_bpf_style_objects = tests/bpf/wq_bad_new.bpf.o tests/bpf/wq_bad_old.bpf.o \
-	tests/bpf/wq_bad_impl_aux.bpf.o tests/bpf/wq_forged_aux.bpf.o
+	tests/bpf/wq_bad_impl_aux.bpf.o tests/bpf/wq_forged_aux.bpf.o \
+	tests/bpf/wq_compat_wrapper_first.bpf.o tests/bpf/wq_compat_extern_first.bpf.o
 tests_bpf_plain_objects = $(tests_bpf_unit_objects) $(tests_bpf_insn_objects) \
 	$(tests_bpf_cli_objects) $(tests_bpf_guest_objects)
 tests_bpf_objects = $(tests_bpf_plain_objects) $(tests_bpf_style_objects)
@@ -34,6 +35,7 @@ tests_bpf_objects = $(tests_bpf_plain_objects) $(tests_bpf_style_objects)
 # Built by "make": compiling them needs no guest, and catches breakage early.
 noinst_DATA += $(tests_bpf_objects)
 EXTRA_DIST += tests/bpf/bpf_test.h tests/bpf/graph.h tests/bpf/graph_progs.h tests/bpf/wq_bad.bpf.c \
+	tests/bpf/wq_compat.bpf.c \
 	$(tests_bpf_plain_objects:.bpf.o=.bpf.c)
 CLEANFILES += $(tests_bpf_objects)
 
@@ -52,3 +54,8 @@ tests/bpf/wq_bad_impl_aux.bpf.o: tests/bpf/wq_bad.bpf.c
 	$(AM_V_GEN)$(tests_bpf_style_cc) -DWQ_IMPL_STRUCT_AUX -c $< -o $@.tmp && mv $@.tmp $@
 tests/bpf/wq_forged_aux.bpf.o: tests/bpf/wq_forged.bpf.c
 	$(AM_V_GEN)$(tests_bpf_style_cc) -DWQ_IMPL_STRUCT_AUX -c $< -o $@.tmp && mv $@.tmp $@
+# sched_ext's compat.bpf.h shape, in both BTF orders of wrapper and extern.
+tests/bpf/wq_compat_wrapper_first.bpf.o: tests/bpf/wq_compat.bpf.c
+	$(AM_V_GEN)$(tests_bpf_style_cc) -c $< -o $@.tmp && mv $@.tmp $@
+tests/bpf/wq_compat_extern_first.bpf.o: tests/bpf/wq_compat.bpf.c
+	$(AM_V_GEN)$(tests_bpf_style_cc) -DEXTERN_FIRST -c $< -o $@.tmp && mv $@.tmp $@

@@ -182,7 +182,7 @@ static void check_row(const struct mkf_kernel *k, const char *id, const struct r
 	ext.func_id = fn;
 	ext.proto_id = proto;
 	ext.weak = r->weak;
-	if (mkf_resolve(k, l.btf, &ext, &res)) {
+	if (mkf_resolve(k, l.btf, &ext, mkf_libbpf_model_linked(), &res)) {
 		t_fail(name, "mkf_resolve failed");
 		btf__free(l.btf);
 		return;

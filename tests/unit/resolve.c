@@ -17,6 +17,13 @@
 #include "resolve.h"
 #include "unit.h"
 
+/*
+ * The rule tables decide as for libbpf 1.1, whatever libbpf runs the
+ * test: the plain-libbpf outcomes and renames they expect are 1.1's
+ * (test_libbpf_model() covers what 1.3 and later change).
+ */
+static struct mkf_libbpf_model lbm11;
+
 #define ANY -1
 
 struct rcase {
@@ -246,7 +253,7 @@ static void run_case(const struct rcase *c)
 	ext.func_id = fn;
 	ext.proto_id = proto;
 	ext.weak = c->weak;
-	if (mkf_resolve(k, l.btf, &ext, &res)) {
+	if (mkf_resolve(k, l.btf, &ext, &lbm11, &res)) {
 		t_fail(name, "mkf_resolve failed");
 		goto out_free;
 	}
@@ -742,7 +749,7 @@ static void run_kshape(const struct kshape *s)
 	ext.essential = strdup(s->ext);
 	ext.func_id = fn;
 	ext.proto_id = proto;
-	if (!k || !ext.essential || mkf_resolve(k, lb, &ext, &res)) {
+	if (!k || !ext.essential || mkf_resolve(k, lb, &ext, &lbm11, &res)) {
 		t_fail(name, "setup or mkf_resolve failed");
 		goto out;
 	}
@@ -766,6 +773,7 @@ int main(void)
 	int rc;
 
 	t_quiet_library();
+	lbm11 = mkf_libbpf_model_of(1, 1);
 	test_essential_names();
 	test_param_rules();
 	test_compat_rules();
