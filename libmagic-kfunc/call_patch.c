@@ -194,7 +194,8 @@ static int patch_section(struct state *st, size_t s, const struct mkf_call_regs 
 			relsecs[i].insns = data_of(&st->scns[t]);
 			relsecs[i].insn_cnt = st->scns[t].size / sizeof(struct bpf_insn);
 		}
-		relsecs[i].ignore = !strncmp(st->scns[t].name, ".debug", 6);
+		/* DWARF, which libbpf ignores: ".debug_*" only (".debugger" is code). */
+		relsecs[i].ignore = !strncmp(st->scns[t].name, ".debug_", 7);
 		if (t != s)
 			continue;
 		/* The call sites: kfunc call instructions relocated against a wanted extern. */

@@ -10,6 +10,7 @@
 
 tests_bpf_unit_objects = tests/bpf/unit_wq_new.bpf.o tests/bpf/unit_wq_old.bpf.o \
 	tests/bpf/unit_compat.bpf.o tests/bpf/unit_list.bpf.o tests/bpf/unit_clash.bpf.o \
+	tests/bpf/unit_list_debugger.bpf.o \
 	tests/bpf/unit_kconfig.bpf.o tests/bpf/unit_struct_ops.bpf.o
 # tests/unit/insn-patch's inputs, about instructions, not declarations:
 # libbpf's headers only.

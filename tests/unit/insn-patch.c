@@ -1467,7 +1467,7 @@ static int model_load(const char *path, struct model *m, char *w)
 		r->target = s->sh.sh_info;
 		r->rels = dup_mem(s->data, s->sz);
 		r->cnt = s->sz / sizeof(Elf64_Rel);
-		r->ignore = !strncmp(m->secs[r->target].name, ".debug", 6);
+		r->ignore = !strncmp(m->secs[r->target].name, ".debug_", 7);
 	}
 	elf_end(elf);
 	close(fd);

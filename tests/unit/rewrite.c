@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gelf.h>
+#include <linux/bpf.h>
 
 #include "magic_kfunc.h"
 #include "fixtures.h"
@@ -798,6 +799,107 @@ out:
 	btf__free(vm);
 }
 
+/* The value of the defined symbol NAME, or -1. */
+static long sym_value(struct elf_view *v, const char *name)
+{
+	Elf_Data *d = elf_getdata(v->symtab, NULL);
+	size_t i, n = v->symtab_sh.sh_size / v->symtab_sh.sh_entsize;
+	GElf_Sym sym;
+
+	for (i = 0; i < n; i++) {
+		gelf_getsym(d, (int)i, &sym);
+		if (sym.st_shndx != SHN_UNDEF &&
+		    !strcmp(elf_strptr(v->elf, v->symtab_sh.sh_link, sym.st_name), name))
+			return (long)sym.st_value;
+	}
+	return -1;
+}
+
+/*
+ * The instruction (index into the target's section) that the calls of
+ * section SEC relocated against the .text section reach, as libbpf
+ * computes it (relocation symbol's value / 8 + imm + 1): a bitmask of
+ * the first 64, so that a call to the wrong subprogram shows.
+ */
+static __u64 call_targets(struct elf_view *v, const char *sec)
+{
+	char rel_name[64];
+	Elf_Scn *rs, *ts = scn_by_name(v->elf, sec);
+	Elf_Data *rd, *td, *sd = elf_getdata(v->symtab, NULL);
+	__u64 targets = 0;
+	GElf_Shdr sh;
+	size_t k;
+
+	snprintf(rel_name, sizeof(rel_name), ".rel%s", sec);
+	rs = scn_by_name(v->elf, rel_name);
+	if (!rs || !ts || !gelf_getshdr(rs, &sh))
+		return 0;
+	rd = elf_getdata(rs, NULL);
+	td = elf_getdata(ts, NULL);
+	for (k = 0; rd && td && k < sh.sh_size / sizeof(Elf64_Rel); k++) {
+		struct bpf_insn insn;
+		GElf_Sym sym;
+		GElf_Rel r;
+		long at;
+
+		gelf_getrel(rd, (int)k, &r);
+		if (r.r_offset + sizeof(insn) > td->d_size ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		memcpy(&insn, (char *)td->d_buf + r.r_offset, sizeof(insn));
+		if (insn.code != (BPF_JMP | BPF_CALL) || insn.src_reg != BPF_PSEUDO_CALL)
+			continue;
+		at = (long)sym.st_value / 8 + insn.imm + 1;
+		if (at >= 0 && at < 64)
+			targets |= 1ull << at;
+	}
+	return targets;
+}
+
+/*
+ * A program section named ".debugger" is code, not DWARF (libbpf
+ * ignores ".debug_*" only): inserting "R4 = 0" before its kfunc call
+ * must move the relocation of the subprogram call after it. Before, the
+ * patcher skipped every relocation section of a ".debug" target and
+ * left that one on the instruction before the call.
+ */
+static void test_debug_prefix(void)
+{
+	struct btf *vm = fx_kernel(FX_612_DEB13);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct mkf_plan *plan = NULL;
+	struct image img = {}, out = {};
+	struct elf_view v = {};
+	struct bpf_object *bo = NULL;
+	long first = -1, second = -1;
+	__u64 targets = 0;
+	int err = -1;
+
+	if (!read_image("unit_list_debugger", &img))
+		plan = mkf_plan__compute(img.buf, img.sz, k, NULL);
+	if (plan)
+		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
+	if (!err && !view_open(&v, &out)) {
+		first = sym_value(&v, "first");
+		second = sym_value(&v, "second");
+		targets = call_targets(&v, ".debugger");
+		bo = bpf_object__open_mem(out.buf, out.sz, NULL);
+	}
+	/* first, patched, comes before second in .text: second moved by one. */
+	t_check("a code section named .debugger: its call to the subprogram after a patched one "
+		"follows it", !err && first == 0 && second == 5 * 8 &&
+		targets == ((1ull << 0) | (1ull << 5)) && bo,
+		"rewrite %d, first at %ld, second at %ld, calls reach %#llx, libbpf open %s", err,
+		first, second, (unsigned long long)targets, bo ? "ok" : "failed");
+	bpf_object__close(bo);
+	view_close(&v);
+	free(out.buf);
+	free(img.buf);
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 /* Whether a defined symbol (not an extern) of that name exists. */
 static bool has_defined_sym(struct elf_view *v, const char *name)
 {
@@ -913,6 +1015,7 @@ int main(void)
 	test_not_bpf();
 	test_unchanged_is_identical();
 	test_call_patch_refusal();
+	test_debug_prefix();
 	check_hidden("unit_wq_new", false, MKF_DECISION_LEAVE_WEAK);
 	check_hidden("wq_new", true, MKF_DECISION_WEAKEN);
 	return t_done();
