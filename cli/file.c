@@ -26,7 +26,8 @@ int read_file(const char *path, void **buf, size_t *sz)
 
 	*buf = NULL;
 	*sz = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is standard input (not closed afterwards: it is not ours). */
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -177,6 +178,56 @@ int write_file_atomic(const char *path, const void *buf, size_t sz, mode_t keep_
 out:
 	free(tmp);
 	free(dir);
+	return err;
+}
+
+/* Write through to a file that is not replaced: stdout, a device, a FIFO. */
+static int write_through(const char *path, const void *buf, size_t sz, const char **step)
+{
+	int fd, err;
+
+	*step = "opening";
+	fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) : dup(STDOUT_FILENO);
+	if (fd < 0)
+		return -errno;
+	*step = "writing";
+	err = write_all(fd, buf, sz);
+	if (close(fd) && !err) {
+		*step = "closing";
+		err = -errno;
+	}
+	return err;
+}
+
+int write_output(const char *path, const void *buf, size_t sz, const char **step)
+{
+	struct stat st;
+	char *real;
+	int err;
+
+	if (!strcmp(path, "-"))
+		return write_through(path, buf, sz, step);
+	*step = "looking at the output";
+	if (lstat(path, &st))
+		return errno == ENOENT ? write_file_atomic(path, buf, sz, (mode_t)-1, step) : -errno;
+	if (S_ISLNK(st.st_mode) && stat(path, &st)) {
+		*step = "following the symbolic link";
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return write_through(path, buf, sz, step);
+	/*
+	 * Replace the regular file a link points to, not the link. A link
+	 * realpath() cannot name (/proc/self/fd/N of a deleted file) is
+	 * written through.
+	 */
+	real = realpath(path, NULL);
+	if (!real)
+		return write_through(path, buf, sz, step);
+	err = write_file_atomic(real, buf, sz, st.st_mode & 07777, step);
+	free(real);
 	return err;
 }
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Read a whole file into *buf (free(3) it). 0 or negative errno. */
+/* Read a whole file into *buf (free(3) it); "-" is standard input. 0 or negative errno. */
 int read_file(const char *path, void **buf, size_t *sz);
 
 /*
@@ -20,6 +20,16 @@ int read_file(const char *path, void **buf, size_t *sz);
  */
 int write_file_atomic(const char *path, const void *buf, size_t sz, mode_t keep_mode,
 		      const char **step);
+
+/*
+ * Write an output as its kind asks: "-" is standard output; a device or
+ * a FIFO (/dev/stdout, say) is written through; a symbolic link is
+ * followed and the file it points to replaced atomically (the link
+ * stays); a directory is refused (EISDIR); a regular file is replaced
+ * atomically, keeping its mode, and a new one created so.
+ * 0 or negative errno; *step names the step that failed.
+ */
+int write_output(const char *path, const void *buf, size_t sz, const char **step);
 
 /* Whether a and b name the same existing file (hard links, symlinks). */
 bool same_file(const char *a, const char *b);

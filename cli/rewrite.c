@@ -2,7 +2,8 @@
 /*
  * rewrite OBJ {-o OUT | --in-place}: write the object as the library
  * would hand it to libbpf, for loaders that are not libbpf (Go, Rust,
- * bpftool prog load). OUT is replaced atomically or not at all.
+ * bpftool prog load). A file OUT is replaced atomically or not at all;
+ * "-" writes to standard output.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,8 +39,9 @@ static char *unresolved_diagnosis(const struct mkf_plan *plan)
 }
 
 /*
- * Where to write, and with which mode. --in-place follows a symlink to
- * the real file, so the link survives; -o replaces whatever OUT is.
+ * Where to write. --in-place follows a symlink to the real file, so the
+ * link survives, and keeps its mode; -o OUT is written as OUT's kind
+ * asks (write_output()): "-" for standard output.
  */
 static int output_path(struct cli *cli, const char *in, char **out, mode_t *mode)
 {
@@ -55,7 +57,10 @@ static int output_path(struct cli *cli, const char *in, char **out, mode_t *mode
 			*mode = st.st_mode & 07777;
 		return 0;
 	}
-	if (same_file(in, cli->output))
+	if (!strcmp(cli->output, "-") && cli->jw)
+		return cli_usage_error(cli, "-o - writes the object to standard output: it cannot "
+				       "carry the JSON report too (leave out -j)");
+	if (strcmp(cli->output, "-") && same_file(in, cli->output))
 		return cli_usage_error(cli, "refusing to overwrite the input %s with -o %s: "
 				       "use --in-place to rewrite it where it is",
 				       in, cli->output);
@@ -131,7 +136,8 @@ int cmd_rewrite(struct cli *cli)
 		ret = cli_error(cli, "%s: rewriting failed: %s", in, why);
 		goto done;
 	}
-	err = write_file_atomic(out, new_buf, new_sz, mode, &step);
+	err = cli->in_place ? write_file_atomic(out, new_buf, new_sz, mode, &step)
+			    : write_output(out, new_buf, new_sz, &step);
 	if (err) {
 		ret = cli_error(cli, "%s: %s failed: %s; nothing written", out, step,
 				strerror(-err));
