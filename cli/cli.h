@@ -63,6 +63,12 @@ struct cli {
 	 */
 	FILE *out;
 	struct json_writer *jw;		/* NULL unless JSON mode */
+	/*
+	 * Some inputs failed but the report covers the rest, each failure
+	 * in its place (JSON: an "error" member): printed, and the exit
+	 * status is still EXIT_ERROR.
+	 */
+	bool partial;
 
 	/* Set by cli_error(); printed by main(). */
 	char *error;

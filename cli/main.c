@@ -335,6 +335,10 @@ int main(int argc, char **argv)
 	env = getenv("MKF_LOG_LEVEL");
 	if (env && (!strcasecmp(env, "debug") || !strcmp(env, "2")))
 		cli.debug = true;
+	else if (env && strcasecmp(env, "warn") && strcmp(env, "0") && strcasecmp(env, "info") &&
+		 strcmp(env, "1"))
+		fprintf(stderr, "magic-kfunc: MKF_LOG_LEVEL='%s' is not warn, info or debug "
+			"(0, 1, 2): ignored\n", env);
 	cli_log_init(cli.debug);
 
 	/*
@@ -406,10 +410,10 @@ int main(int argc, char **argv)
 		/*
 		 * An error replaces the whole document. Exit status 3 or 4
 		 * alone is not an error: explain's or vm's report is complete
-		 * and is printed.
+		 * and is printed; so is a report with failed inputs in it.
 		 */
 		bool failed = cli.error || (ret != EXIT_OK && ret != EXIT_UNRESOLVED &&
-					    ret != EXIT_CELLS_FAILED);
+					    ret != EXIT_CELLS_FAILED && !cli.partial);
 
 		jw_free(cli.jw);
 		fclose(cli.out);

@@ -99,21 +99,45 @@ void report_plan_json(struct json_writer *jw, const struct mkf_plan *plan)
 	jw_end_array(jw);
 }
 
+/*
+ * One object that could not be reported: said in its place (text: on
+ * stderr, at once; JSON: an entry with "error"), and the rest goes on.
+ * *first keeps the first message.
+ */
+static void object_failed(struct cli *cli, const char *path, char **first)
+{
+	char *msg = cli->error ? cli->error : strdup(strerror(EIO));
+
+	cli->error = NULL;
+	if (cli->jw) {
+		jw_start_object(cli->jw);
+		jw_string_field(cli->jw, "object", path);
+		jw_string_field(cli->jw, "error", msg ? msg : "");
+		jw_end_object(cli->jw);
+	} else {
+		fflush(cli->out);
+		fprintf(stderr, "magic-kfunc: %s\n", msg ? msg : strerror(ENOMEM));
+	}
+	if (!*first)
+		*first = msg;
+	else
+		free(msg);
+}
+
 int cli_report_objects(struct cli *cli, const struct mkf_kernel *k, report_text_fn text,
 		       void *ctx, size_t *unresolved)
 {
-	int i, ret = EXIT_OK;
+	int i, ret = EXIT_OK, failed = 0;
+	char *first = NULL;
 
 	for (i = 0; i < cli->argc && ret == EXIT_OK; i++) {
 		struct cli_object obj;
-		struct mkf_plan *plan;
+		struct mkf_plan *plan = NULL;
 
-		ret = cli_object_read(cli, cli->argv[i], &obj);
-		if (ret)
-			break;
-		plan = cli_plan(cli, &obj, k, NULL);
-		if (!plan) {
-			ret = EXIT_ERROR;
+		if (cli_object_read(cli, cli->argv[i], &obj) ||
+		    !(plan = cli_plan(cli, &obj, k, NULL))) {
+			object_failed(cli, cli->argv[i], &first);
+			failed++;
 		} else if (cli->jw) {
 			jw_start_object(cli->jw);
 			jw_string_field(cli->jw, "object", obj.path);
@@ -127,5 +151,20 @@ int cli_report_objects(struct cli *cli, const struct mkf_kernel *k, report_text_
 		mkf_plan__free(plan);
 		cli_object_free(&obj);
 	}
+	if (ret == EXIT_OK && failed) {
+		ret = EXIT_ERROR;
+		/*
+		 * Nothing reported at all: in JSON the first error replaces
+		 * the document, as for any command that fails; else the
+		 * report is printed with the failures in it.
+		 */
+		if (failed == cli->argc && cli->jw)
+			cli->error = first;
+		else
+			cli->partial = true;
+		if (cli->error == first)
+			first = NULL;
+	}
+	free(first);
 	return ret;
 }

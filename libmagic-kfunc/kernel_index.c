@@ -213,6 +213,24 @@ static int cmp_magic(const void *a, const void *b)
 }
 
 /*
+ * Sections only a BPF object's BTF has (libbpf's .maps, .ksyms,
+ * .kconfig, license): a kernel's has none of them.
+ */
+static bool is_object_datasec(const struct mkf_kernel *k, const struct mkf_btf_part *p,
+			      const struct btf_type *t)
+{
+	static const char *const names[] = { "license", ".maps", ".ksyms", ".kconfig" };
+	const char *name;
+	size_t i, room;
+
+	name = part_str(k, p, t->name_off, &room);
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
  * Add the FUNCs a BTF object defines itself (for split BTF: not its
  * base's) to kernel->refs, the FUNCs a bpf_kfunc decl tag on the whole
  * function (component_idx -1) points at to the part's list, and the
@@ -233,6 +251,11 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name;
 
+		if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
+			pr_err("%s: has DATASEC '%s': the BTF of a BPF object, not a kernel's\n",
+			       what, part_str(k, p, t->name_off, &room));
+			return -EINVAL;
+		}
 		if (!btf_is_func(t) && !btf_is_decl_tag(t))
 			continue;
 		name = part_str(k, p, t->name_off, &room);
@@ -261,6 +284,11 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 			if (t->type >= start)
 				err = push_tag(p, &tag_cap, t->type);
 			continue;
+		}
+		if (btf_vlen(t) == BTF_FUNC_EXTERN) {
+			pr_err("%s: FUNC '%s' [%u] is extern: the BTF of a BPF object, not a "
+			       "kernel's\n", what, name, id);
+			return -EINVAL;
 		}
 		err = push_ref(k, t->name_off, id, part);
 	}
@@ -761,6 +789,7 @@ void mkf_kernel__free(struct mkf_kernel *k)
 		free(k->modules[i].name);
 	}
 	free(k->modules);
+	free(k->vmlinux_path);
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	mkf_kfunc_list_free(k->kfuncs);

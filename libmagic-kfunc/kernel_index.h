@@ -112,6 +112,8 @@ struct mkf_name {
 struct mkf_kernel {
 	const struct btf *vmlinux;
 	bool vmlinux_owned;
+	/* The file vmlinux was read from (kernel_load.c), else NULL. */
+	char *vmlinux_path;
 	struct mkf_module *modules;
 	size_t module_cnt;
 	struct mkf_btf_part *parts;

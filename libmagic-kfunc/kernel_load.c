@@ -5,10 +5,14 @@
  * the index (kernel_index.c). All of the kernel side's I/O is here.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "magic_kfunc.h"
 #include "kernel_index.h"
@@ -37,6 +41,78 @@ static int parse_error(const char *path, const char *what)
 	return err;
 }
 
+/*
+ * What a file given as kernel or module BTF is, before libbpf parses
+ * it, so that a wrong file gets its own words: a directory, a BPF
+ * object (which has a .BTF too), an ELF file without .BTF. 0 when it
+ * may be BTF; else the error, said.
+ */
+static int check_btf_file(const char *path, const char *what)
+{
+	unsigned char ident[EI_NIDENT + 4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st))
+		return 0; /* btf__parse() says why */
+	if (S_ISDIR(st.st_mode)) {
+		pr_err("%s: is a directory, not %s\n", path, what);
+		return -EISDIR;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	n = read(fd, ident, sizeof(ident));
+	close(fd);
+	if (n < (ssize_t)sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG))
+		return 0;
+	/* e_machine, in the file's byte order, right after e_type. */
+	if ((ident[EI_DATA] == ELFDATA2LSB ? ident[EI_NIDENT + 2] | ident[EI_NIDENT + 3] << 8
+					   : ident[EI_NIDENT + 2] << 8 | ident[EI_NIDENT + 3]) == EM_BPF) {
+		pr_err("%s: is a BPF object, not %s\n", path, what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A parse that failed for a file that exists: say what is wrong with it. */
+static int parse_failed(const char *path, const char *what)
+{
+	int err = -errno;
+	struct stat st;
+
+	/*
+	 * libbpf 1.1 says ENOENT, later ones ENODATA, for an ELF file
+	 * without .BTF: neither names the cause.
+	 */
+	if ((err == -ENOENT || err == -ENODATA) && !stat(path, &st)) {
+		pr_err("%s: cannot read %s: an ELF file without a .BTF section\n", path, what);
+		return -ENODATA;
+	}
+	errno = -err;
+	return parse_error(path, what);
+}
+
+/*
+ * Split BTF (a module's) has its own strings only, after its base's; a
+ * complete BTF's start with the empty string. libbpf parses a complete
+ * one as split, meaning nonsense, so a vmlinux given as a module's BTF
+ * would pass unnoticed.
+ */
+static bool is_complete_btf(const struct btf *btf)
+{
+	__u32 size;
+	const void *raw = btf__raw_data(btf, &size);
+	struct btf_header hdr;
+
+	if (!raw || size < sizeof(hdr))
+		return false;
+	memcpy(&hdr, raw, sizeof(hdr));
+	return hdr.str_len > 1 && (__u64)hdr.hdr_len + hdr.str_off < size &&
+	       !((const char *)raw)[hdr.hdr_len + hdr.str_off];
+}
+
 /* "dir/mod.ko.btf" -> "mod" */
 static char *module_name_of(const char *path)
 {
@@ -48,11 +124,19 @@ static char *module_name_of(const char *path)
 
 static int load_module_file(struct mkf_kernel *k, const char *name, const char *path)
 {
-	struct btf *btf = btf__parse_split(path, (struct btf *)k->vmlinux);
-	int err;
+	struct btf *btf;
+	int err = check_btf_file(path, "a module's BTF");
 
+	if (err)
+		return err;
+	btf = btf__parse_split(path, (struct btf *)k->vmlinux);
 	if (!btf)
-		return parse_error(path, "module BTF");
+		return parse_failed(path, "module BTF");
+	if (is_complete_btf(btf)) {
+		pr_err("%s: is a complete BTF (a vmlinux?), not a module's split BTF\n", path);
+		btf__free(btf);
+		return -EINVAL;
+	}
 	err = mkf_kernel_add_module(k, name, btf, true);
 	if (err)
 		btf__free(btf);
@@ -163,10 +247,13 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		snprintf(path, sizeof(path), "%s/vmlinux", dir);
 		vmlinux_path = path;
 	}
+	err = check_btf_file(vmlinux_path, "a kernel's BTF");
+	if (err)
+		return mkf_err_ptr(err);
 	/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
 	vm = btf__parse(vmlinux_path, NULL);
 	if (!vm) {
-		err = parse_error(vmlinux_path, "kernel BTF");
+		err = parse_failed(vmlinux_path, "kernel BTF");
 		return mkf_err_ptr(err);
 	}
 	k = mkf_kernel_new(vm, true, OPTS_GET(opts, check_all_types, false));
@@ -174,6 +261,11 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		err = -errno;
 		btf__free(vm);
 		return mkf_err_ptr(err);
+	}
+	k->vmlinux_path = strdup(vmlinux_path);
+	if (!k->vmlinux_path) {
+		mkf_kernel__free(k);
+		return mkf_err_ptr(-ENOMEM);
 	}
 
 	if (OPTS_GET(opts, vmlinux_path, NULL)) {

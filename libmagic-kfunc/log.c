@@ -30,6 +30,9 @@ static int default_level(void)
 		level = LIBBPF_WARN;
 	else if (!strcasecmp(env, "debug") || !strcmp(env, "2"))
 		level = LIBBPF_DEBUG;
+	else if (strcasecmp(env, "info") && strcmp(env, "1"))
+		fprintf(stderr, MKF_LOG_PREFIX "MKF_LOG_LEVEL='%s' is not warn, info or debug "
+			"(0, 1, 2): using info\n", env);
 	return level;
 }
 

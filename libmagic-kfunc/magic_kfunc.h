@@ -154,7 +154,10 @@ struct mkf_kernel_opts {
  * @param opts which kernel; NULL for the running one
  * @return the kernel, to release with mkf_kernel__free(); NULL with
  * errno set on error: the open(2)/read(2) errno of a file (ENOENT,
- * EACCES, EIO...), EINVAL for BTF that does not parse, or where a
+ * EACCES, EIO...), EISDIR for a directory, ENODATA for an ELF file
+ * without .BTF, EINVAL for a BPF object or its BTF (extern FUNCs, its
+ * .maps or license sections), a complete BTF given as a module's, BTF
+ * that does not parse, or where a
  * FUNC or decl tag (with check_all_types: any type) has a name offset
  * past its strings or refers to a type past the last one (libbpf's
  * LIBBPF_ERRNO__* codes become EINVAL), or for invalid options, ENOMEM
@@ -801,8 +804,12 @@ MKF_API int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz,
 
 struct mkf_open_opts {
 	size_t sz;
-	/* Target kernel. NULL: load it with kernel_opts, or from the
-	 * libbpf option btf_custom_path, or the running kernel. */
+	/*
+	 * Target kernel. NULL: load it with kernel_opts, or from the
+	 * libbpf option btf_custom_path, or the running kernel. Given with
+	 * btf_custom_path (libbpf's CO-RE target), both must name the same
+	 * kernel (the same file or the same bytes): else EINVAL.
+	 */
 	const struct mkf_kernel *kernel;
 	const struct mkf_kernel_opts *kernel_opts;
 	/* If non-NULL, receives the plan (free with mkf_plan__free). */

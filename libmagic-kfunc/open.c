@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache.h"
+#include "kernel_index.h"
+#include "kernel_load.h"
 #include "log.h"
 #include "plan.h"
 #include "object.h"
@@ -39,6 +42,76 @@ static const struct mkf_kernel_opts *kernel_opts_of(const struct mkf_open_opts *
 		ko = custom;
 	}
 	return ko;
+}
+
+/* Whether two files hold the same bytes (one file, or copies). */
+static bool same_contents(const char *a, const char *b)
+{
+	FILE *fa = NULL, *fb = NULL;
+	char x[8192], y[8192];
+	struct stat sa, sb;
+	bool same = false;
+	size_t n;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return !strcmp(a, b);
+	if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+		return true;
+	if (sa.st_size != sb.st_size)
+		return false;
+	fa = fopen(a, "rb");
+	fb = fa ? fopen(b, "rb") : NULL;
+	while (fb) {
+		n = fread(x, 1, sizeof(x), fa);
+		if (n != fread(y, 1, sizeof(y), fb) || memcmp(x, y, n))
+			break;
+		if (n < sizeof(x)) {
+			same = !ferror(fa) && !ferror(fb);
+			break;
+		}
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/*
+ * libbpf relocates CO-RE against btf_custom_path; the library binds
+ * kfuncs against its kernel. Named both ways, they must be one kernel,
+ * else the object would be half for one kernel, half for another.
+ */
+static int check_one_kernel(const struct mkf_open_opts *mo, const struct bpf_object_open_opts *opts)
+{
+	const char *custom = OPTS_GET(opts, btf_custom_path, NULL), *ours;
+	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
+	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
+	char path[4096];
+
+	if (!custom || (!ko && !k))
+		return 0;
+	if (k) {
+		ours = k->vmlinux_path;
+		if (!ours) {
+			pr_warn("libbpf's btf_custom_path %s and mkf_open_opts.kernel (made from "
+				"BTF in memory): whether they are one kernel cannot be checked\n",
+				custom);
+			return 0;
+		}
+	} else if (OPTS_GET(ko, vmlinux_path, NULL)) {
+		ours = OPTS_GET(ko, vmlinux_path, NULL);
+	} else {
+		snprintf(path, sizeof(path), "%s/vmlinux",
+			 OPTS_GET(ko, btf_dir, NULL) ?: MKF_DEFAULT_BTF_DIR);
+		ours = path;
+	}
+	if (same_contents(custom, ours))
+		return 0;
+	pr_err("libbpf's btf_custom_path (%s) and mkf_open_opts.%s (%s) name different kernels: "
+	       "CO-RE would be relocated for one and kfuncs bound for the other\n", custom,
+	       k ? "kernel" : "kernel_opts", ours);
+	return -EINVAL;
 }
 
 /* The target kernel: given, or loaded (see kernel_opts_of()). */
@@ -128,6 +201,9 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	*out_sz = obj_buf_sz;
 	if (plan_out)
 		*plan_out = NULL;
+	err = check_one_kernel(mo, opts);
+	if (err)
+		return err;
 	if (cached && mkf_cache_prepare(&ce, OPTS_GET(mo, cache_dir, NULL), ko, allow, weaken,
 					obj_buf, obj_buf_sz))
 		cached = false;

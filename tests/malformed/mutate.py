@@ -521,10 +521,28 @@ def main():
     # Neither raw BTF nor ELF: libbpf's LIBBPF_ERRNO__FORMAT, in its words.
     unreadable('kbtf-garbage', bytes((i * 37) & 0xff for i in range(4096)), 'EINVAL',
                'BPF object format invalid')
-    unreadable('kbtf-elf-header-only', old[:ELF_HEADER], 'EINVAL', 'BPF object format invalid')
+    # A vmlinux's ELF header and nothing else (not a BPF object's: that
+    # is refused as one, below).
+    unreadable('kbtf-elf-header-only', mutated(old, machine)[:ELF_HEADER], 'EINVAL',
+               'BPF object format invalid')
     # An ELF file without a .BTF section (a vmlinux built without BTF):
-    # libbpf's ENOENT.
-    unreadable('kbtf-elf-no-btf', mutated(old, no_btf), 'ENOENT', 'No such file or directory')
+    # libbpf says ENOENT (1.1) or ENODATA, the library says why.
+    unreadable('kbtf-elf-no-btf', mutated(mutated(old, no_btf), machine), 'ENODATA',
+               'an ELF file without a .BTF section')
+    # A BPF object given as the kernel: its .BTF would parse.
+    path = os.path.join(outdir, 'kbtf-bpf-object')
+    kern('kbtf-bpf-object', old, 'EINVAL', '%s: is a BPF object, not a kernel\'s BTF' % path)
+    # The raw .BTF of a BPF object: it has extern FUNCs, and DATASECs a
+    # kernel never has.
+    e = Elf(bytearray(old))
+    sh = e.shdrs[e.names.index('.BTF')]
+    kern('kbtf-object-raw-btf', bytes(e.data[sh['offset']:sh['offset'] + sh['size']]), 'EINVAL',
+         "kernel BTF: FUNC 'bpf_wq_set_callback_impl' [26] is extern: the BTF of a BPF object, "
+         "not a kernel's")
+    # A vmlinux BTF given as a module's: complete, not split.
+    path = os.path.join(outdir, 'mbtf-vmlinux')
+    kern('mbtf-vmlinux', kraw, 'EINVAL',
+         '%s: is a complete BTF (a vmlinux?), not a module\'s split BTF' % path, kind='mbtf')
     kb = bytearray(kraw)
     b = Btf(kb, 0)
     fn = b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback')

@@ -488,6 +488,25 @@ static void test_open(void)
 	t_check("open_file: libbpf's btf_custom_path names the target kernel", obj != NULL,
 		"errno %d", errno);
 	bpf_object__close(obj);
+	obj = mkf_object__open_file(path, &custom, &mo_files);
+	t_check("open_file: btf_custom_path and kernel_opts naming one file", obj != NULL,
+		"errno %d", errno);
+	bpf_object__close(obj);
+	custom.btf_custom_path = dir_vmlinux;
+	obj = mkf_object__open_file(path, &custom, &mo_files);
+	t_check("open_file: btf_custom_path and kernel_opts naming copies of one BTF", obj != NULL,
+		"errno %d", errno);
+	bpf_object__close(obj);
+	custom.btf_custom_path = module_path;
+	t_log_reset();
+	mkf_set_print(t_log_capture);
+	obj = mkf_object__open_file(path, &custom, &mo_files);
+	t_check("open_file: btf_custom_path and kernel_opts naming different kernels is refused",
+		!obj && errno == EINVAL && strstr(t_log, "name different kernels"), "errno %d, log %s",
+		errno, t_log);
+	mkf_set_print(NULL);
+	bpf_object__close(obj);
+	custom.btf_custom_path = vmlinux_path;
 
 	t_read_file(path, &buf, &sz);
 	obj = sz ? mkf_object__open_mem(buf, sz, NULL, &mo) : NULL;
@@ -618,6 +637,10 @@ static void test_log_levels(libbpf_print_fn_t dflt)
 		 stderr_has(dflt, NULL, info) && !stderr_has(dflt, NULL, debug));
 	T_EXPECT("MKF_LOG_LEVEL=warn hides info", !stderr_has(dflt, "warn", info));
 	T_EXPECT("MKF_LOG_LEVEL=debug shows debug", stderr_has(dflt, "debug", debug));
+	T_EXPECT("MKF_LOG_LEVEL=bogus is said, and info is used",
+		 stderr_has(dflt, "bogus", "MKF_LOG_LEVEL='bogus' is not warn, info or debug") &&
+		 stderr_has(dflt, "bogus", info) && !stderr_has(dflt, "bogus", debug));
+	T_EXPECT("MKF_LOG_LEVEL=info is not said", !stderr_has(dflt, "info", "MKF_LOG_LEVEL="));
 }
 
 /* The kernel's functions, through the public accessors. */
