@@ -34,12 +34,12 @@ static void proto_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 static void notes_cell(const struct mkf_plan_entry *e, char *buf, size_t sz)
 {
 	const char *merged = mkf_plan_entry__merged_into(e);
-	const char *name = mkf_plan_entry__name(e), *kname = mkf_plan_entry__kernel_name(e);
+	const char *name = mkf_plan_entry__name(e), *nname = mkf_plan_entry__new_name(e);
 	size_t len = 0;
 
 	buf[0] = '\0';
-	if (kname && strcmp(name, kname))
-		len += snprintf(buf + len, sz - len, "renamed");
+	if (!merged && nname && strcmp(name, nname))
+		len += snprintf(buf + len, sz - len, "renamed %s", nname);
 	if (merged && len < sz)
 		len += snprintf(buf + len, sz - len, "%smerged into %s", len ? ", " : "", merged);
 	if (mkf_plan_entry__set_regs(e) && len < sz) {

@@ -68,6 +68,7 @@ void report_entry_json(struct json_writer *jw, const struct mkf_plan_entry *e)
 	jw_string_field(jw, "decision", mkf_decision_str(d));
 	jw_string_field(jw, "rule", mkf_rule_str(mkf_plan_entry__rule(e)));
 	jw_string_field(jw, "kernel_name", mkf_plan_entry__kernel_name(e));
+	jw_string_field(jw, "new_name", mkf_plan_entry__new_name(e));
 	/* null with a bound extern means vmlinux. */
 	jw_string_field(jw, "module", mkf_plan_entry__module(e));
 	jw_string_field(jw, "proto_change", mkf_proto_change_str(mkf_plan_entry__proto_change(e)));

@@ -676,6 +676,18 @@ MKF_API enum mkf_rule mkf_plan_entry__rule(const struct mkf_plan_entry *entry);
  */
 MKF_API const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *entry);
 /**
+ * @brief **mkf_plan_entry__new_name()** returns the extern's name in
+ * the rewritten object.
+ * @param entry the entry
+ * @return its own name when the rewrite keeps it (plain libbpf already
+ * finds the bound function under it: from libbpf 1.3 on, a
+ * "name___flavor" is looked up without the flavor), else the kernel
+ * function's name (from libbpf 1.3 on with the extern's ___flavor),
+ * the hidden name of a hidden extern, or, for a merged extern, that
+ * of the extern carrying its calls
+ */
+MKF_API const char *mkf_plan_entry__new_name(const struct mkf_plan_entry *entry);
+/**
  * @brief **mkf_plan_entry__module()** returns the module of the
  * function bound.
  * @param entry the entry

@@ -770,6 +770,11 @@ const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *e)
 	return MKF_GET(e, e->kernel_name, NULL);
 }
 
+const char *mkf_plan_entry__new_name(const struct mkf_plan_entry *e)
+{
+	return MKF_GET(e, e->out_name, NULL);
+}
+
 const char *mkf_plan_entry__module(const struct mkf_plan_entry *e)
 {
 	return MKF_GET(e, e->module, NULL);
