@@ -40,8 +40,8 @@ tests_unit_rewrite_SOURCES = tests/unit/rewrite.c $(UNIT_COMMON)
 tests_unit_rewrite_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_rewrite_LDFLAGS = -static
 tests_unit_rewrite_LDADD = $(UNIT_LDADD)
-EXTRA_tests_unit_rewrite_DEPENDENCIES = $(tests_bpf_unit_objects) \
-	tests/bpf/wq_compat_wrapper_first.bpf.o tests/bpf/wq_compat_extern_first.bpf.o
+EXTRA_tests_unit_rewrite_DEPENDENCIES = $(tests_bpf_unit_objects) $(tests_bpf_cli_objects) \
+	$(tests_bpf_guest_objects) $(tests_bpf_style_objects)
 
 # The append-only BTF writer of the rewrite against libbpf's own edits.
 tests_unit_btf_out_SOURCES = tests/unit/btf-out.c tests/unit/unit.c tests/unit/unit.h

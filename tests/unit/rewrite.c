@@ -994,6 +994,82 @@ out:
 	btf__free(vm);
 }
 
+/*
+ * No broken output, as a fixed point: planning the rewritten object
+ * again against the same kernel and libbpf must find every binding
+ * already made (the same kernel function, under the extern's new name,
+ * nothing left to change) and every extern left alone still alone. A
+ * rewrite that libbpf would bind otherwise breaks it.
+ */
+static const char *const fixed_point_objects[] = {
+	"unit_wq_new", "unit_wq_old", "unit_compat", "unit_list", "unit_clash", "unit_kconfig",
+	"unit_struct_ops", "unit_list_debugger", "cli_wq_new", "cli_wq_old", "cli_wq_impl_aux",
+	"cli_stream_new", "wq_new", "wq_old", "wq_impl_aux", "wq_forged", "graph_new", "graph_old",
+	"scx_nr_queued", "wq_compat_wrapper_first", "wq_compat_extern_first",
+};
+
+static void test_fixed_point(enum fx_era era, unsigned int minor)
+{
+	struct mkf_libbpf_model lbm = mkf_libbpf_model_of(1, minor);
+	struct btf *vm = fx_kernel(era);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	char name[128], detail[512] = "";
+	size_t o, i, objects = 0;
+	bool ok = k != NULL;
+
+	snprintf(name, sizeof(name), "fixed point: every test object on %s, libbpf 1.%u model",
+		 fx_era_names[era], minor);
+	for (o = 0; ok && o < sizeof(fixed_point_objects) / sizeof(fixed_point_objects[0]); o++) {
+		struct mkf_plan *p1 = NULL, *p2 = NULL;
+		struct image img = {}, out = {};
+
+		if (read_image(fixed_point_objects[o], &img)) {
+			snprintf(detail, sizeof(detail), "%s: not built", fixed_point_objects[o]);
+			ok = false;
+			break;
+		}
+		p1 = mkf_plan_compute_for(img.buf, img.sz, k, NULL, &lbm);
+		if (p1 && !mkf_object__rewrite(img.buf, img.sz, p1, &out.buf, &out.sz, NULL))
+			p2 = mkf_plan_compute_for(out.buf, out.sz, k, NULL, &lbm);
+		if (!p2) {
+			snprintf(detail, sizeof(detail), "%s: %s", fixed_point_objects[o],
+				 p1 ? "the output does not plan" : "no plan");
+			ok = false;
+		}
+		for (i = 0; ok && i < mkf_plan__entry_cnt(p1); i++) {
+			const struct mkf_plan_entry *e1 = mkf_plan__entry(p1, i), *e2;
+			bool bound = mkf_plan_entry__decision(e1) == MKF_DECISION_BIND;
+
+			if (mkf_plan_entry__merged_into(e1))
+				continue;
+			e2 = mkf_plan__find_entry(p2, mkf_plan_entry__new_name(e1));
+			if (!e2 || (bound ? mkf_plan_entry__decision(e2) != MKF_DECISION_BIND ||
+					    strcmp(mkf_plan_entry__kernel_name(e2),
+						   mkf_plan_entry__kernel_name(e1))
+					  : mkf_plan_entry__decision(e2) == MKF_DECISION_BIND)) {
+				snprintf(detail, sizeof(detail), "%s: '%s' as '%s' is now: %s",
+					 fixed_point_objects[o], mkf_plan_entry__name(e1),
+					 mkf_plan_entry__new_name(e1),
+					 e2 ? mkf_plan_entry__reason(e2) : "gone");
+				ok = false;
+			}
+		}
+		if (ok && mkf_plan__change_cnt(p2)) {
+			snprintf(detail, sizeof(detail), "%s: %zu changes left after the rewrite",
+				 fixed_point_objects[o], mkf_plan__change_cnt(p2));
+			ok = false;
+		}
+		objects += ok;
+		mkf_plan__free(p1);
+		mkf_plan__free(p2);
+		free(out.buf);
+		free(img.buf);
+	}
+	t_check(name, ok, "%zu objects held; %s", objects, detail);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 int main(void)
 {
 	size_t i;
@@ -1016,6 +1092,10 @@ int main(void)
 	test_unchanged_is_identical();
 	test_call_patch_refusal();
 	test_debug_prefix();
+	for (i = 0; i < FX_ERA_CNT; i++) {
+		test_fixed_point((enum fx_era)i, 1);
+		test_fixed_point((enum fx_era)i, 7);
+	}
 	check_hidden("unit_wq_new", false, MKF_DECISION_LEAVE_WEAK);
 	check_hidden("wq_new", true, MKF_DECISION_WEAKEN);
 	return t_done();
