@@ -6,4 +6,4 @@
 if !SANITIZERS
 TESTS += tests/link/link-test
 endif
-EXTRA_DIST += tests/link/link-test tests/link/hello.c
+EXTRA_DIST += tests/link/link-test tests/link/hello.c tests/link/readme.c
