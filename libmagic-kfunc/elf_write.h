@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * Write a copy of an ELF object with a few edits, through libelf:
+ * Write a copy of an ELF object with a few edits (laid out in memory;
+ * libelf only reads):
  * symbol names (new names appended to the symbols' string table),
  * relocations moved from one symbol to another, and a new .BTF.
  * Section indexes, symbol indexes and everything else stay as they were.

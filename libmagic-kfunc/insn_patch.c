@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Instruction patcher (DESIGN.md §3a). Everything is computed from two
+ * Instruction patcher (docs/design.md, section 5). Everything is computed from two
  * maps of old instruction indexes to new ones:
  *
  *   at(j)   = j + (instructions inserted at points <= j)

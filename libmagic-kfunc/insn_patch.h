@@ -2,13 +2,13 @@
 /*
  * Insert instructions into one code section S of a relocatable BPF ELF
  * object and keep every reference into and within S consistent
- * (DESIGN.md §3a): jumps, bpf-to-bpf calls, callback addresses,
+ * (docs/design.md, section 5): jumps, bpf-to-bpf calls, callback addresses,
  * relocation offsets, symbols of S and the .BTF.ext records of S.
  *
  * Pure: every buffer the caller passes is only read; results are new
  * malloc'd buffers, handed over only when the whole patch succeeded.
  * No I/O, no logging, no libbpf objects. Writing the ELF back is the
- * caller's job (see README-integration.md).
+ * caller's job (call_patch.c hands the results to elf_write.c).
  *
  * Indexes are in instructions of the ORIGINAL section unless said
  * otherwise; ELF offsets (r_offset, st_value, .BTF.ext insn_off) are in

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Decide what one kfunc extern binds to (DESIGN.md section 3).
+ * Decide what one kfunc extern binds to (docs/design.md, section 3).
  *
  * N is the extern's name, E its essential name (no ___flavor), B is E
  * without a trailing "_impl", B_impl is B + "_impl". The non-_impl name
  * is preferred: it is the future API. First match wins (enum mkf_rule;
- * DESIGN.md's numbers in brackets):
+ * the design's numbers in brackets):
  *   same [1]: callable B compatible with the program's prototype P;
  *   extend [2]: callable B = P + trailing verifier-provided params;
  *   shrink [3]: callable B = P - trailing params the program passes as

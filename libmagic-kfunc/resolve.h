@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * The resolver: one kfunc extern + the kernel index -> one decision
- * (DESIGN.md section 3; the rules are enum mkf_rule, first match wins). Pure: reads BTF
+ * (docs/design.md, section 3; the rules are enum mkf_rule, first match wins). Pure: reads BTF
  * already in memory, no I/O, no logging.
  */
 #ifndef MKF_RESOLVE_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Kernel BTF of each era, with the prototypes KERNELS.md measured on
+ * Kernel BTF of each era, with the prototypes measured on
  * Debian's kernels, and program-side BTF as clang 14 emits it.
  */
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * BTF fixtures built with libbpf's btf__add_*(): kernels of every era
- * (DESIGN.md section 1, KERNELS.md) and the program side as clang emits
+ * (docs/design.md, section 1, as measured on Debian's images) and the program side as clang emits
  * it for extern kfuncs (no parameter names).
  */
 #ifndef MKF_FIXTURES_H

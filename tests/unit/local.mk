@@ -89,8 +89,8 @@ tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_api_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_api_DEPENDENCIES = $(tests_bpf_unit_objects)
 
-# The instruction patcher (libmagic-kfunc/insn_patch.c, DESIGN.md section
-# 3a): hand-assembled sections, then two clang objects (tests/bpf's
+# The instruction patcher (libmagic-kfunc/insn_patch.c, docs/design.md,
+# section 5): hand-assembled sections, then two clang objects (tests/bpf's
 # unit_ip_*) patched before every helper and kfunc call and opened with
 # libbpf. Its own copy of the patcher: the test wraps malloc/calloc to
 # fail each allocation in turn.

@@ -3,7 +3,7 @@
  * Second layer: the resolver against the real .BTF of Debian's kernel
  * images, when cached (the VM harness fills the cache):
  *   ${MAGIC_KFUNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/magic-kfunc}/kernels/<id>/vmlinux.btf
- * Expected decisions follow KERNELS.md. A missing file is a loud skip
+ * Expected decisions follow what Debian's images ship (docs/design.md, section 1). A missing file is a loud skip
  * (a failure under MKF_STRICT=1).
  */
 #include <errno.h>
@@ -27,7 +27,7 @@ static const char *const kernel_ids[K_CNT] = {
 
 /*
  * One expected outcome; rule 0 marks "not present in this table row".
- * Rules by DESIGN.md's numbers, 1-5 bound, 6 left alone (rule_of()).
+ * Rules by the design's numbers (docs/design.md, section 3), 1-5 bound, 6 left alone (rule_of()).
  */
 struct outcome {
 	int rule;
@@ -54,7 +54,7 @@ struct row {
 #define LPB "bpf_list_push_back_impl"
 #define R4 (1u << 4)
 
-/* DESIGN.md's rule numbers, as the library names them. */
+/* The design's rule numbers, as the library names them. */
 static enum mkf_rule rule_of(int n)
 {
 	static const enum mkf_rule rules[] = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * Resolver table tests: one program-side extern against fixture kernels
- * of every era, expected decision per DESIGN.md section 3.
+ * of every era, expected decision per docs/design.md, section 3.
  */
 #include <stdio.h>
 #include <stdlib.h>
