@@ -79,8 +79,9 @@ static const struct {
  * Linux 7.1's KF_IMPLICIT_ARGS forms (Debian's 7.2, 7.3: bpf_obj_new(),
  *   bpf_list_push_back(), bpf_list_add(), ...): their
  *   "struct btf_struct_meta *meta" and "u64 off" follow the public
- *   prototype's last parameter; is_kfunc_arg_implicit() skips them and
- *   fixup_kfunc_call() loads the same registers. Provided, unchecked.
+ *   prototype's last parameter in the full one (the _impl twin);
+ *   is_kfunc_arg_implicit() skips them and fixup_kfunc_call() loads the
+ *   same registers. Provided, unchecked.
  * Our series' magic forms of the same (0015) are "__magic", above.
  */
 static const char *const graph_kfuncs[] = {
@@ -124,6 +125,13 @@ static bool in_list(const char *const *list, size_t n, const char *name)
 		if (!strcmp(list[i], name))
 			return true;
 	return false;
+}
+
+static bool is_impl(const char *func)
+{
+	size_t n = strlen(func), m = strlen(IMPL_SUFFIX);
+
+	return n > m && !strcmp(func + n - m, IMPL_SUFFIX);
 }
 
 /* FUNC name without a trailing "_impl" is one of the graph kfuncs. */
@@ -213,7 +221,14 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 		    !strcmp(pn, "meta__ign")) {
 			info.kind = MKF_PARAM_CHECKED_SCALAR;
 			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
-		} else if (ps && !strcmp(ps, META_STRUCT)) {
+		} else if (ps && !strcmp(ps, META_STRUCT) && is_impl(func_name)) {
+			/*
+			 * In a short name whose public prototype still lists
+			 * it (BTF of a pahole that cannot split it), the
+			 * verifier reads the prototype of the legacy _impl,
+			 * checks the offset as a scalar and implies nothing:
+			 * such a call binds the legacy _impl instead.
+			 */
 			info.kind = MKF_PARAM_PROVIDED;
 			info.basis = MKF_PARAM_BASIS_KNOWN_SCALAR;
 			info.by_type = true;
