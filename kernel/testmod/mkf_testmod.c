@@ -106,6 +106,48 @@ __bpf_kfunc u32 mkf_testmod_legacy_impl(u32 a, void *aux__ign)
 }
 
 /**
+ * mkf_testmod_late_impl() - the legacy form of mkf_testmod_late()
+ * @a: any number
+ * @aux__ign: programs pass NULL, the verifier provides the calling
+ *	program's aux once the set is registered
+ *
+ * Return: @a plus MKF_TESTMOD_LEGACY_BIAS plus the ID of the program whose
+ * aux it received (nothing if NULL).
+ */
+__bpf_kfunc u32 mkf_testmod_late_impl(u32 a, void *aux__ign)
+{
+	struct bpf_prog_aux *aux = aux__ign;
+
+	return a + MKF_TESTMOD_LEGACY_BIAS + (aux ? aux->id : 0);
+}
+
+/**
+ * mkf_testmod_late() - a magic kfunc of a set registered late
+ * @a: any number
+ * @aux__magic: the calling program's aux, set by the verifier
+ *
+ * Its set is registered while a program is verified (see
+ * mkf_testmod_filter()); calls of either name run mkf_testmod_late_impl().
+ *
+ * Return: what mkf_testmod_late_impl() returns.
+ */
+__bpf_kfunc u32 mkf_testmod_late(u32 a, struct bpf_prog_aux *aux__magic)
+{
+	return mkf_testmod_late_impl(a, aux__magic);
+}
+
+/**
+ * mkf_testmod_trigger() - a plain kfunc whose first check registers a set
+ * @a: any number
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_trigger(u32 a)
+{
+	return a;
+}
+
+/**
  * mkf_testmod_plain() - a plain kfunc, flagged magic at run time by @forge
  * @a: any number
  *
@@ -135,6 +177,29 @@ __bpf_kfunc u64 mkf_testmod_mismatch(u64 a)
  * Return: @a.
  */
 __bpf_kfunc u64 mkf_testmod_mismatch_impl(u32 a, void *aux__ign)
+{
+	return a;
+}
+
+/**
+ * mkf_testmod_flags() - a plain kfunc, flagged magic at run time by @forge
+ * @a: any number
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_flags(u32 a)
+{
+	return a;
+}
+
+/**
+ * mkf_testmod_flags_impl() - its legacy form, with other flags in its set
+ * @a: any number
+ * @aux__ign: ignored
+ *
+ * Return: @a.
+ */
+__bpf_kfunc u32 mkf_testmod_flags_impl(u32 a, void *aux__ign)
 {
 	return a;
 }
@@ -262,6 +327,7 @@ BTF_ID_FLAGS(func, mkf_testmod_magic2, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_magic_const, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy, KF_MAGIC_ARGS)
 BTF_ID_FLAGS(func, mkf_testmod_legacy_impl)
+BTF_ID_FLAGS(func, mkf_testmod_trigger)
 #if defined(MKF_TESTMOD_BAD_ORDER) || defined(MKF_TESTMOD_BAD_TYPE) || \
 	defined(MKF_TESTMOD_BAD_NONE) || defined(MKF_TESTMOD_BAD_COUNT) || \
 	defined(MKF_TESTMOD_BAD_LEGACY_RET) || defined(MKF_TESTMOD_BAD_LEGACY_ARG) || \
@@ -279,9 +345,47 @@ BTF_ID_FLAGS(func, mkf_testmod_bad)
 #endif
 BTF_KFUNCS_END(mkf_testmod_kfunc_ids)
 
+/*
+ * A set registered for every program type in the middle of a program's
+ * verification, by mkf_testmod_filter(): after the verifier looked the
+ * program's kfunc calls up, before it checks them. A module registering
+ * its sets while another CPU verifies a program can land there by chance.
+ */
+BTF_KFUNCS_START(mkf_testmod_late_ids)
+BTF_ID_FLAGS(func, mkf_testmod_late, KF_MAGIC_ARGS)
+BTF_ID_FLAGS(func, mkf_testmod_late_impl)
+BTF_KFUNCS_END(mkf_testmod_late_ids)
+
+static const struct btf_kfunc_id_set mkf_testmod_late_set = {
+	.owner = THIS_MODULE,
+	.set = &mkf_testmod_late_ids,
+};
+
+BTF_ID_LIST_SINGLE(mkf_testmod_trigger_id, func, mkf_testmod_trigger)
+
+static atomic_t mkf_testmod_late_done = ATOMIC_INIT(0);
+
+/*
+ * The first check of a call to mkf_testmod_trigger() registers
+ * mkf_testmod_late_set. Filters run when the verifier checks a call, in
+ * process context, with no lock of the verifier's held.
+ */
+static int mkf_testmod_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	int err;
+
+	if (kfunc_id == mkf_testmod_trigger_id[0] &&
+	    !atomic_cmpxchg(&mkf_testmod_late_done, 0, 1)) {
+		err = register_btf_kfunc_id_set(BPF_PROG_TYPE_UNSPEC, &mkf_testmod_late_set);
+		pr_info("mkf_testmod: late set registered: %d\n", err);
+	}
+	return 0;
+}
+
 static const struct btf_kfunc_id_set mkf_testmod_kfunc_set = {
 	.owner = THIS_MODULE,
 	.set = &mkf_testmod_kfunc_ids,
+	.filter = mkf_testmod_filter,
 };
 
 /*
@@ -295,12 +399,15 @@ BTF_ID_FLAGS(func, mkf_testmod_mismatch)
 BTF_ID_FLAGS(func, mkf_testmod_mismatch_impl)
 BTF_ID_FLAGS(func, mkf_testmod_untagged)
 BTF_ID_FLAGS(func, mkf_testmod_untagged_impl)
+BTF_ID_FLAGS(func, mkf_testmod_flags)
+BTF_ID_FLAGS(func, mkf_testmod_flags_impl, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(mkf_testmod_forge_ids)
 
 BTF_ID_LIST(mkf_testmod_forge_funcs)
 BTF_ID(func, mkf_testmod_plain)
 BTF_ID(func, mkf_testmod_mismatch)
 BTF_ID(func, mkf_testmod_untagged)
+BTF_ID(func, mkf_testmod_flags)
 
 static bool forge;
 module_param(forge, bool, 0444);
@@ -343,6 +450,7 @@ static int __init mkf_testmod_init(void)
 		mkf_testmod_forge_one("mkf_testmod_plain", mkf_testmod_forge_funcs[0]);
 		mkf_testmod_forge_one("mkf_testmod_mismatch", mkf_testmod_forge_funcs[1]);
 		mkf_testmod_forge_one("mkf_testmod_untagged", mkf_testmod_forge_funcs[2]);
+		mkf_testmod_forge_one("mkf_testmod_flags", mkf_testmod_forge_funcs[3]);
 	}
 	return err;
 }

@@ -74,6 +74,7 @@ extern int mkf_testmod_set(struct bpf_wq *wq, unsigned int flags) __mkf_kfunc;
 #define TM_MAGIC_CONST	600
 #define TM_LEGACY_TRACE	700
 #define TM_LEGACY_IMPL_TRACE	800
+#define TM_LATE		900
 /* What the module's real mkf_testmod_legacy_impl() adds to its argument. */
 #define TM_LEGACY_BIAS	0x5000
 

@@ -177,6 +177,148 @@ int obj_new_locked(void *ctx)
 }
 
 /*
+ * The callback of bpf_rbtree_add runs under the tree's lock, in the middle
+ * of the tree walk: the verifier's restrictions inside it apply to calls
+ * of the new name as they do to bpf_rbtree_add_impl (those of the kernel's
+ * selftests rbtree_fail.c, here with the new name).
+ */
+static bool less_unlocks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	/* Another CPU could free the node the walk holds. */
+	bpf_spin_unlock(&tlock);
+	bpf_spin_lock(&tlock);
+	return tless(a, b);
+}
+
+static bool less_removes(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct tnode *n = container_of(a, struct tnode, rb);
+
+	/* The tree would be rebalanced in the middle of the walk. */
+	bpf_rbtree_remove(&troot, &n->rb);
+	return tless(a, b);
+}
+
+static bool less_adds(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct tnode *n = container_of(a, struct tnode, rb);
+
+	bpf_rbtree_add(&troot, &n->rb, tless);
+	return tless(a, b);
+}
+
+static bool less_first_unlocks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	bpf_rbtree_first(&troot);
+	bpf_spin_unlock(&tlock);
+	return tless(a, b);
+}
+
+/* Two nodes added under the lock with the callback CB. */
+static __always_inline int add_two_with(bool (cb)(struct bpf_rb_node *a,
+						 const struct bpf_rb_node *b))
+{
+	struct tnode *n, *m;
+
+	n = bpf_obj_new(bpf_core_type_id_local(struct tnode));
+	if (!n)
+		return 1;
+	m = bpf_obj_new(bpf_core_type_id_local(struct tnode));
+	if (!m) {
+		bpf_obj_drop(n);
+		return 2;
+	}
+	n->key = 1;
+	m->key = 2;
+	bpf_spin_lock(&tlock);
+	bpf_rbtree_add(&troot, &n->rb, cb);
+	bpf_rbtree_add(&troot, &m->rb, cb);
+	bpf_spin_unlock(&tlock);
+	return 0;
+}
+
+SEC("syscall")
+int rbtree_cb_unlock(void *ctx)
+{
+	return add_two_with(less_unlocks);
+}
+
+SEC("syscall")
+int rbtree_cb_remove(void *ctx)
+{
+	return add_two_with(less_removes);
+}
+
+SEC("syscall")
+int rbtree_cb_add(void *ctx)
+{
+	return add_two_with(less_adds);
+}
+
+SEC("syscall")
+int rbtree_cb_first_unlock(void *ctx)
+{
+	return add_two_with(less_first_unlocks);
+}
+
+/* The same callbacks given to bpf_rbtree_add_impl: the same refusals. */
+static __always_inline int add_impl_with(bool (cb)(struct bpf_rb_node *a,
+						  const struct bpf_rb_node *b))
+{
+	struct tnode *n = bpf_obj_new(bpf_core_type_id_local(struct tnode));
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&tlock);
+	bpf_rbtree_add_impl(&troot, &n->rb, cb, NULL, 0);
+	bpf_spin_unlock(&tlock);
+	return 0;
+}
+
+SEC("syscall")
+int rbtree_impl_cb_unlock(void *ctx)
+{
+	return add_impl_with(less_unlocks);
+}
+
+SEC("syscall")
+int rbtree_impl_cb_remove(void *ctx)
+{
+	return add_impl_with(less_removes);
+}
+
+/*
+ * Callers of the legacy names still pass the node offset, which must be a
+ * scalar there, as on stock 6.12 and upstream: the verifier overwrites it,
+ * but only the new names leave it out.
+ */
+SEC("syscall")
+int list_push_impl_off_ptr(void *ctx)
+{
+	struct elem *e = bpf_obj_new(bpf_core_type_id_local(struct elem));
+
+	if (!e)
+		return 0;
+	bpf_spin_lock(&llock);
+	bpf_list_push_back_impl(&lhead, &e->node, NULL, (__u64)(unsigned long)ctx);
+	bpf_spin_unlock(&llock);
+	return 0;
+}
+
+SEC("syscall")
+int rbtree_add_impl_off_ptr(void *ctx)
+{
+	struct tnode *n = bpf_obj_new(bpf_core_type_id_local(struct tnode));
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&tlock);
+	bpf_rbtree_add_impl(&troot, &n->rb, tless, NULL, (__u64)(unsigned long)ctx);
+	bpf_spin_unlock(&tlock);
+	return 0;
+}
+
+/*
  * Legacy calls with forged magic arguments: a list and a tree of two
  * nodes each, built and emptied again: returns 1234 (1 2 from the list,
  * 3 4 from the tree).

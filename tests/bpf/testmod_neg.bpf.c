@@ -36,6 +36,22 @@ int keep_externs(void *ctx)
 	       bpf_wq_set_callback_impl((void *)0, (void *)0, 0, (void *)0);
 }
 
+/*
+ * The first check of a call to mkf_testmod_trigger() registers the set of
+ * mkf_testmod_late() and its legacy form, in the middle of the program's
+ * verification: the verifier must refuse the program rather than check the
+ * legacy call as a plain kfunc and run it without the aux it needs. Loaded
+ * again, with the set registered, it runs with the aux.
+ */
+extern __u32 mkf_testmod_trigger(__u32 a) __mkf_kfunc;
+extern __u32 mkf_testmod_late_impl(__u32 a, void *aux__ign) __mkf_kfunc;
+
+SEC("syscall")
+int late_pair(void *ctx)
+{
+	return mkf_testmod_trigger(0) + mkf_testmod_late_impl(TM_LATE, (void *)0);
+}
+
 #define __naked __attribute__((naked))
 #define __imm(name) [name] "i"(name)
 
