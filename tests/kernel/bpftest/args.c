@@ -29,6 +29,8 @@ static const char usage_text[] =
 	"                            has plain 64-bit immediates, all zero or none\n"
 	"  --attach TPROG            also load TPROG of OBJ (fentry, fexit...) and attach\n"
 	"                            it before the run (up to 4 per case)\n"
+	"  --attach-ids-agree        for each --attach: its link info and its program's\n"
+	"                            info report the same target BTF ID\n"
 	"  --expect-fail SUBSTR      the load fails and the verifier log contains SUBSTR\n"
 	"  --expect-libbpf SUBSTR    the load fails and libbpf's messages contain SUBSTR\n"
 	"                            (each may be given up to 4 times per case)\n"
@@ -179,6 +181,8 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 			if (c->nr_attach == BT_MAX_ATTACH)
 				usage("too many programs to attach for one case", a);
 			c->attach[c->nr_attach++] = value_of(argc, argv, &i);
+		} else if (!strcmp(a, "--attach-ids-agree")) {
+			c->attach_ids_agree = true;
 		} else if (!strcmp(a, "--expect-fail")) {
 			c->expect_fail = true;
 			add_msg(c->verifier_msg, value_of(argc, argv, &i));

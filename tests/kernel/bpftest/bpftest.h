@@ -49,6 +49,8 @@ struct bt_case {
 	/* Tracing programs of the object loaded and attached before the run. */
 	const char *attach[BT_MAX_ATTACH];
 	int nr_attach;
+	/* Each attached program's link and program info report one target. */
+	bool attach_ids_agree;
 	/* After loading, check the BPF_LD_IMM64 immediates of the xlated dump. */
 	enum { BT_IMM64_ANY, BT_IMM64_ZERO, BT_IMM64_NONZERO } xlated_imm64;
 

@@ -202,6 +202,35 @@ static bool wants_packet(enum bpf_prog_type t)
 	       t == BPF_PROG_TYPE_CGROUP_SKB;
 }
 
+/*
+ * The BTF ID the kernel attached tracing program T to, as its link info
+ * and its program info report it: the same.
+ */
+static void check_attach_ids(const struct bt_case *c, const char *name,
+			     const struct bpf_program *t, const struct bpf_link *link)
+{
+	struct bpf_link_info li;
+	struct bpf_prog_info pi;
+	__u32 llen = sizeof(li), plen = sizeof(pi);
+
+	if (!link) {
+		guest_fail("%s: %s: link and program report one target: not attached",
+			   c->label, name);
+		return;
+	}
+	memset(&li, 0, sizeof(li));
+	memset(&pi, 0, sizeof(pi));
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &li, &llen) ||
+	    bpf_obj_get_info_by_fd(bpf_program__fd(t), &pi, &plen)) {
+		guest_fail("%s: %s: link and program report one target: %s", c->label, name,
+			   strerror(errno));
+		return;
+	}
+	guest_check(li.tracing.target_btf_id && li.tracing.target_btf_id == pi.attach_btf_id,
+		    "%s: %s: link and program report one target (BTF IDs %u and %u)",
+		    c->label, name, li.tracing.target_btf_id, pi.attach_btf_id);
+}
+
 static void check_loaded(const struct bt_case *c, struct bpf_object *obj,
 			 struct bpf_program *prog, int err, const struct bt_opts *o)
 {
@@ -234,6 +263,8 @@ static void check_loaded(const struct bt_case *c, struct bpf_object *obj,
 			    rerr ? ": " : "", rerr ? strerror(rerr) : "");
 		if (!links[i])
 			show_logs();
+		if (c->attach_ids_agree)
+			check_attach_ids(c, c->attach[i], t, links[i]);
 	}
 	if (c->xlated_imm64)
 		bt_check_xlated_imm64(c, bpf_program__fd(prog));
