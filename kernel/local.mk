@@ -5,23 +5,26 @@
 
 kernel_patches = \
 	kernel/patches/0000-cover-letter.patch \
-	kernel/patches/0001-resolve_btfids-Read-kfunc-sets-in-a-new-magic-kfuncs.patch \
-	kernel/patches/0002-resolve_btfids-Give-magic-kfuncs-a-short-prototype-a.patch \
-	kernel/patches/0003-resolve_btfids-Refuse-misdeclared-magic-kfuncs.patch \
-	kernel/patches/0004-resolve_btfids-Tag-kfuncs-with-bpf_kfunc-decl-tags.patch \
-	kernel/patches/0005-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-vmlinux.patch \
-	kernel/patches/0006-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-modules.patch \
-	kernel/patches/0007-bpf-Hide-the-verifier-s-prog_aux-pointer-in-xlated-d.patch \
-	kernel/patches/0008-bpf-Support-kfuncs-with-verifier-provided-magic-argu.patch \
-	kernel/patches/0009-bpf-Add-bpf_wq_set_callback-the-magic-form-of-bpf_wq.patch \
-	kernel/patches/0010-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
-	kernel/patches/0011-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch \
-	kernel/patches/0012-bpf-Refuse-bpf_wq-arguments-in-maps-without-a-bpf_wq.patch \
-	kernel/patches/0013-resolve_btfids-Allow-struct-btf_struct_meta-and-node.patch \
-	kernel/patches/0014-bpf-Support-magic-arguments-of-type-struct-btf_struc.patch \
-	kernel/patches/0015-bpf-Add-the-magic-forms-of-the-allocator-and-graph-k.patch \
-	kernel/patches/0016-bpf-docs-Document-the-btf_struct_meta-and-node-offse.patch \
-	kernel/patches/0017-selftests-bpf-Test-the-magic-forms-of-the-allocator-.patch
+	kernel/patches/0001-bpf-Fix-handling-maps-with-no-BTF-and-non-constant-o.patch \
+	kernel/patches/0002-resolve_btfids-Read-kfunc-sets-in-a-new-magic-kfuncs.patch \
+	kernel/patches/0003-resolve_btfids-Give-magic-kfuncs-a-short-prototype-a.patch \
+	kernel/patches/0004-resolve_btfids-Refuse-misdeclared-magic-kfuncs.patch \
+	kernel/patches/0005-resolve_btfids-Tag-kfuncs-with-bpf_kfunc-decl-tags.patch \
+	kernel/patches/0006-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-vmlinux.patch \
+	kernel/patches/0007-kbuild-Rewrite-the-BTF-of-magic-kfuncs-in-modules.patch \
+	kernel/patches/0008-bpf-Hide-the-kernel-addresses-the-verifier-loads-fro.patch \
+	kernel/patches/0009-bpf-Pair-kfuncs-with-verifier-provided-arguments-at-.patch \
+	kernel/patches/0010-bpf-Record-the-ID-of-each-kfunc-call-once-for-the-sp.patch \
+	kernel/patches/0011-bpf-Verify-kfunc-calls-with-magic-arguments-and-set-.patch \
+	kernel/patches/0012-bpf-Attach-tracing-programs-to-magic-kfuncs-with-the.patch \
+	kernel/patches/0013-bpf-Add-bpf_wq_set_callback-the-magic-form-of-bpf_wq.patch \
+	kernel/patches/0014-bpf-docs-Document-KF_MAGIC_ARGS-and-the-__magic-anno.patch \
+	kernel/patches/0015-selftests-bpf-Test-kfuncs-with-verifier-provided-arg.patch \
+	kernel/patches/0016-resolve_btfids-Allow-struct-btf_struct_meta-and-node.patch \
+	kernel/patches/0017-bpf-Support-magic-arguments-of-type-struct-btf_struc.patch \
+	kernel/patches/0018-bpf-Add-the-magic-forms-of-the-allocator-and-graph-k.patch \
+	kernel/patches/0019-bpf-docs-Document-the-btf_struct_meta-and-node-offse.patch \
+	kernel/patches/0020-selftests-bpf-Test-the-magic-forms-of-the-allocator-.patch
 
 # The out-of-tree test module, built by kernel/build.sh (GPL-2.0).
 kernel_testmod = kernel/testmod/Kbuild kernel/testmod/mkf_testmod.c
