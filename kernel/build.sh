@@ -322,17 +322,18 @@ build_modules() {
 }
 
 # checkpatch.pl --strict on one patch: print its "total:" line, without
-# the prefix, and its findings on stderr.
+# the prefix, followed by the types of its warnings, if any, in
+# parentheses ("0 errors, 1 warnings, 0 checks (FILE_PATH_CHANGES)"), and
+# its findings on stderr. Nothing is ignored: the line is what checkpatch
+# says.
 checkpatch_one() {
-	local tree=$1 patch=$2 out
+	local tree=$1 patch=$2 out total types
 
-	# FILE_PATH_CHANGES only asks whether MAINTAINERS needs updating for a
-	# new file: the series adds one, under tools/testing/selftests/bpf/,
-	# which MAINTAINERS covers ("BPF [SELFTESTS]").
-	out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --ignore FILE_PATH_CHANGES \
-		"$patch" 2>&1) || true
+	out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --show-types "$patch" 2>&1) || true
 	echo "$out" | grep -E -A2 '^(ERROR|WARNING|CHECK):' | sed 's/^/    /' >&2 || true
-	echo "$out" | sed -n 's/^total: \(.*\), [0-9]* lines checked$/\1/p'
+	total=$(echo "$out" | sed -n 's/^total: \(.*\), [0-9]* lines checked$/\1/p')
+	types=$(echo "$out" | sed -n 's/^WARNING:\([A-Z_]*\):.*/\1/p' | sort -u | paste -sd, -)
+	echo "$total${types:+ ($types)}"
 }
 
 # The patched tree as a copy of a finished stock build (same source, same
