@@ -25,8 +25,9 @@ static const char usage_text[] =
 	"                            MAP[KEY] holds VALUE within the wait (for callbacks)\n"
 	"  --wait-map-prog-id MAP KEY N  the same, MAP[KEY] holding the program's ID plus N\n"
 	"                            (up to 8 map checks per case)\n"
-	"  --xlated-imm64 zero|nonzero  the load succeeds and the translated dump\n"
-	"                            has plain 64-bit immediates, all zero or none\n"
+	"  --xlated-imm64 zero|nonzero|noaddr  the load succeeds and the translated\n"
+	"                            dump has plain 64-bit immediates, all zero, none\n"
+	"                            zero, or some zero and none a kernel address\n"
 	"  --attach TPROG            also load TPROG of OBJ (fentry, fexit...) and attach\n"
 	"                            it before the run (up to 4 per case)\n"
 	"  --attach-ids-agree        for each --attach: its link info and its program's\n"
@@ -175,8 +176,10 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 				c->xlated_imm64 = BT_IMM64_ZERO;
 			else if (!strcmp(v, "nonzero"))
 				c->xlated_imm64 = BT_IMM64_NONZERO;
+			else if (!strcmp(v, "noaddr"))
+				c->xlated_imm64 = BT_IMM64_NOADDR;
 			else
-				usage("--xlated-imm64 takes zero or nonzero, not", v);
+				usage("--xlated-imm64 takes zero, nonzero or noaddr, not", v);
 		} else if (!strcmp(a, "--attach")) {
 			if (c->nr_attach == BT_MAX_ATTACH)
 				usage("too many programs to attach for one case", a);

@@ -52,7 +52,7 @@ struct bt_case {
 	/* Each attached program's link and program info report one target. */
 	bool attach_ids_agree;
 	/* After loading, check the BPF_LD_IMM64 immediates of the xlated dump. */
-	enum { BT_IMM64_ANY, BT_IMM64_ZERO, BT_IMM64_NONZERO } xlated_imm64;
+	enum { BT_IMM64_ANY, BT_IMM64_ZERO, BT_IMM64_NONZERO, BT_IMM64_NOADDR } xlated_imm64;
 
 	/* Load must fail. */
 	bool expect_fail;

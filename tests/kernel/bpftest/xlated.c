@@ -6,6 +6,7 @@
  * when user space dumps the translated instructions.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -18,7 +19,7 @@ void bt_check_xlated_imm64(const struct bt_case *c, int prog_fd)
 {
 	struct bpf_prog_info info;
 	struct bpf_insn *insns;
-	__u32 len = sizeof(info), i, n, nr_zero = 0, nr_imm64 = 0;
+	__u32 len = sizeof(info), i, n, nr_zero = 0, nr_imm64 = 0, nr_addr = 0;
 
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
@@ -46,11 +47,21 @@ void bt_check_xlated_imm64(const struct bt_case *c, int prog_fd)
 		if (!insns[i].src_reg) {
 			nr_imm64++;
 			nr_zero += !insns[i].imm && !insns[i + 1].imm;
+			/* x86-64's kernel half: what the verifier loads, never a program's */
+			nr_addr += (__u32)insns[i + 1].imm >= 0xffff8000U;
+			/* Say which, for a failure to be read from the report. */
+			printf("# %s: xlated insn %u: r%u = 0x%08x%08x\n", c->label, i,
+			       insns[i].dst_reg, (unsigned int)insns[i + 1].imm,
+			       (unsigned int)insns[i].imm);
 		}
 		i++;
 	}
 	free(insns);
-	if (c->xlated_imm64 == BT_IMM64_ZERO)
+	if (c->xlated_imm64 == BT_IMM64_NOADDR)
+		guest_check(nr_zero && !nr_addr,
+			    "%s: xlated dump hides the kernel's addresses (%u of %u zero, %u kernel addresses)",
+			    c->label, nr_zero, nr_imm64, nr_addr);
+	else if (c->xlated_imm64 == BT_IMM64_ZERO)
 		guest_check(nr_imm64 && nr_zero == nr_imm64,
 			    "%s: xlated dump hides the kernel's 64-bit immediates (%u of %u zero)",
 			    c->label, nr_zero, nr_imm64);
