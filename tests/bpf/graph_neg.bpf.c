@@ -184,19 +184,24 @@ int obj_new_locked(void *ctx)
  */
 static bool less_unlocks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
+	bool r = tless(a, b);
+
 	/* Another CPU could free the node the walk holds. */
 	bpf_spin_unlock(&tlock);
 	bpf_spin_lock(&tlock);
-	return tless(a, b);
+	return r;
 }
 
 static bool less_removes(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
-	struct tnode *n = container_of(a, struct tnode, rb);
+	bool r = tless(a, b);
+	struct bpf_rb_node *n;
 
 	/* The tree would be rebalanced in the middle of the walk. */
-	bpf_rbtree_remove(&troot, &n->rb);
-	return tless(a, b);
+	n = bpf_rbtree_remove(&troot, a);
+	if (n)
+		bpf_rbtree_add(&troot, n, tless);
+	return r;
 }
 
 static bool less_adds(struct bpf_rb_node *a, const struct bpf_rb_node *b)

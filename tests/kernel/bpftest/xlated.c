@@ -47,8 +47,11 @@ void bt_check_xlated_imm64(const struct bt_case *c, int prog_fd)
 		if (!insns[i].src_reg) {
 			nr_imm64++;
 			nr_zero += !insns[i].imm && !insns[i + 1].imm;
-			/* x86-64's kernel half: what the verifier loads, never a program's */
-			nr_addr += (__u32)insns[i + 1].imm >= 0xffff8000U;
+			/*
+			 * The upper half, where x86-64 kernel addresses are:
+			 * what the verifier loads, not what these programs do.
+			 */
+			nr_addr += (__u32)insns[i + 1].imm >= 0x80000000U;
 			/* Say which, for a failure to be read from the report. */
 			printf("# %s: xlated insn %u: r%u = 0x%08x%08x\n", c->label, i,
 			       insns[i].dst_reg, (unsigned int)insns[i + 1].imm,
