@@ -32,10 +32,12 @@ static const struct {
 	/*
 	 * Our series for 6.12 (kernel/patches): resolve_btfids drops the
 	 * trailing "__magic" parameters of a KF_MAGIC_ARGS kfunc from its
-	 * short prototype (0001, 0002) and the verifier loads the calling
-	 * program's value into their registers right before the call
-	 * (0008 for struct bpf_prog_aux *, 0014 for struct btf_struct_meta *
-	 * and the node offset).
+	 * short prototype ("resolve_btfids: Give magic kfuncs a short
+	 * prototype") and the verifier loads the calling program's value
+	 * into their registers right before the call ("bpf: Verify kfunc
+	 * calls with magic arguments" for struct bpf_prog_aux *, "bpf:
+	 * Support magic arguments of type struct btf_struct_meta" for the
+	 * meta pointer and the node offset).
 	 */
 	{ "__magic", MKF_PARAM_BASIS_SUFFIX_MAGIC },
 	/*
@@ -82,7 +84,7 @@ static const struct {
  *   prototype's last parameter in the full one (the _impl twin);
  *   is_kfunc_arg_implicit() skips them and fixup_kfunc_call() loads the
  *   same registers. Provided, unchecked.
- * Our series' magic forms of the same (0015) are "__magic", above.
+ * Our series' magic forms of the same are "__magic", above.
  */
 static const char *const graph_kfuncs[] = {
 	"bpf_obj_new", "bpf_percpu_obj_new", "bpf_obj_drop", "bpf_percpu_obj_drop",
@@ -239,10 +241,11 @@ struct mkf_param_info mkf_param_info(const struct btf *kern_btf, const char *fun
 
 /*
  * Our series' BTF pass tags each parameter of a legacy _impl that its
- * verifier fills ("bpf_magic:aux|meta|off", kernel/patches 0004 and
- * 0013), and the verifier injects the value for calls of either name
- * (0008). The node offset of such an _impl is checked as a scalar
- * first when it is called by that name, as stock 6.12 does.
+ * verifier fills ("bpf_magic:aux|meta|off": kernel/patches,
+ * "resolve_btfids: Allow struct btf_struct_meta and node offset magic
+ * arguments"), and the verifier injects the value for calls of either
+ * name. The node offset of such an _impl is checked as a scalar first
+ * when it is called by that name, as stock 6.12 does.
  */
 struct mkf_param_info mkf_func_param_info(const struct mkf_func *fn, int idx)
 {
