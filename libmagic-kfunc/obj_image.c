@@ -157,7 +157,9 @@ size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **range
 	size_t n, i;
 
 	*ranges = NULL;
-	n = skip_ranges(parts, find_parts(buf, sz, &parts));
+	/* Two statements: the order of a call's arguments is unspecified. */
+	n = find_parts(buf, sz, &parts);
+	n = skip_ranges(parts, n);
 	if (n)
 		*ranges = malloc(n * sizeof(**ranges));
 	if (!*ranges)
