@@ -538,7 +538,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "call relocated against S's section symbol (imm = target - 1)",
 		.in = CALLER_FIRST(CALLP(3)), .syms = CALLER_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 1, R_BPF_64_32)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 1, R_BPF_64_32)) } },
 		.ins = INSERTS(AT(2, R5)),
 		.exp = INSNS(MOV(1, 1), CALLP(4), R5, ADD(0, 1), EXIT, MOV(0, 7), CALLH(7),
 			     EXIT),
@@ -557,7 +557,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "callback (BPF_PSEUDO_FUNC) patched at its start keeps its address",
 		.in = CB_PROG(BPF_PSEUDO_FUNC, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 1, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 1, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(6, R5)),
 		.exp = INSNS(MOV(1, 5), LD64(2, BPF_PSEUDO_FUNC, 48), MOV(3, 0), CALLH(181),
 			     EXIT, R5, MOV(0, 0), EXIT),
@@ -566,7 +566,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "callback via its function symbol: symbol moves, imm stays",
 		.in = CB_PROG(0, 0), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 3, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 3, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.exp = INSNS(MOV(1, 5), LD64(2, 0, 0), R5, MOV(3, 0), CALLH(181), EXIT,
 			     MOV(0, 0), EXIT),
@@ -661,7 +661,7 @@ static const struct tcase cases[] = {
 			     OBJ(D_SEC, 0, 8), SECSYM(O_SEC), LABEL(S_SEC, 6)),
 		.other = INSNS(MOV(0, 0), EXIT),
 		/* struct_ops-like data pointer and DWARF: accepted, left alone. */
-		.rs = { { D_SEC, RELS(RELB(0, 4, R_BPF_64_ABS64)) },
+		.rs = { { .shndx = D_SEC, .rels = RELS(RELB(0, 4, R_BPF_64_ABS64)) },
 			{ DBG_SEC, RELS(RELB(8, 1, R_BPF_64_ABS64), RELB(16, 1, R_BPF_64_ABS64)),
 			  .ignore = true } },
 		.ins = INSERTS(AT(3, R5), AT(4, R5, R5)),
@@ -746,7 +746,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "refuse: relocation type not understood in S",
 		.in = BASE(JEQ), .syms = BASE_SYMS,
-		.rs = { { S_SEC, RELS(REL(3, 1, 7)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(3, 1, 7)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "relocation 0 of section 2: type 7 not understood",
 	},
@@ -761,28 +761,28 @@ static const struct tcase cases[] = {
 	{
 		.name = "refuse: relocation offset not 8-aligned",
 		.in = CB_PROG(0, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(RELB(12, 1, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(RELB(12, 1, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "offset 12 not a multiple of 8",
 	},
 	{
 		.name = "refuse: relocation past the end of S",
 		.in = CB_PROG(0, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(8, 1, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(8, 1, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "offset 64 past the end",
 	},
 	{
 		.name = "refuse: relocation on the second slot of an ld_imm64",
 		.in = CB_PROG(0, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(2, 1, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(2, 1, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "relocation 0 of section 2: inside an ld_imm64",
 	},
 	{
 		.name = "refuse: two relocations on one instruction",
 		.in = CB_PROG(0, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 1, R_BPF_64_64), REL(1, 3, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 1, R_BPF_64_64), REL(1, 3, R_BPF_64_64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "section 2: two relocations on insn 1",
 	},
@@ -866,7 +866,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "refuse: helper call relocated into S",
 		.in = CALLER_FIRST(CALLH(1)), .syms = CALLER_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 1, R_BPF_64_32)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 1, R_BPF_64_32)) } },
 		.ins = INSERTS(AT(2, R5)),
 		.err = -EINVAL,
 		.msg = "section 2 insn 1: relocated call into 2 is no bpf-to-bpf call",
@@ -874,14 +874,15 @@ static const struct tcase cases[] = {
 	{
 		.name = "refuse: data relocation against S's section symbol",
 		.in = BASE(JEQ), .syms = BASE_SYMS,
-		.rs = { { D_SEC, RELS(RELB(0, 1, R_BPF_64_ABS64)) } },
+		.rs = { { .shndx = D_SEC, .rels = RELS(RELB(0, 1, R_BPF_64_ABS64)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "relocation 0 of section 4: data reference",
 	},
 	{
 		.name = "refuse: two relocation sections for one section",
 		.in = BASE(JEQ), .syms = BASE_SYMS,
-		.rs = { { S_SEC, RELS(REL(3, 0, R_BPF_NONE)) }, { S_SEC, RELS(REL(3, 0, 0)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(3, 0, R_BPF_NONE)) },
+			{ .shndx = S_SEC, .rels = RELS(REL(3, 0, 0)) } },
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "two relocation sections apply to section 2",
 	},
@@ -986,7 +987,7 @@ static const struct tcase cases[] = {
 	{
 		.name = "refuse: line_info on the second slot of an ld_imm64",
 		.in = CB_PROG(0, 48), .syms = CB_SYMS,
-		.rs = { { S_SEC, RELS(REL(1, 1, R_BPF_64_64)) } },
+		.rs = { { .shndx = S_SEC, .rels = RELS(REL(1, 1, R_BPF_64_64)) } },
 		.ext = RECS(LI("prog", 0, 1), LI("prog", 16, 2)),
 		.ins = INSERTS(AT(3, R5)),
 		.err = -EINVAL, .msg = "line_info record 1 of 'prog': bad insn_off 16",

@@ -67,44 +67,44 @@ static enum mkf_rule rule_of(int n)
 
 static const struct row rows[] = {
 	{ "7.x-style bpf_wq_set_callback", WQ, SH_WQ_NEW, true, {
-		[K612D12] = { 4, WQI, 1 }, [K612D13] = { 4, WQI, 1 }, [K616] = { 4, WQI, 1 },
-		[K617] = { 4, WQI, 1 }, [K618] = { 4, WQI, 1 }, [K619] = { 4, WQI, 1 },
-		[K70] = { 1, WQ, 0 }, [K73] = { 1, WQ, 0 } } },
+		[K612D12] = { 4, WQI, 1, 0 }, [K612D13] = { 4, WQI, 1, 0 }, [K616] = { 4, WQI, 1, 0 },
+		[K617] = { 4, WQI, 1, 0 }, [K618] = { 4, WQI, 1, 0 }, [K619] = { 4, WQI, 1, 0 },
+		[K70] = { 1, WQ, 0, 0 }, [K73] = { 1, WQ, 0, 0 } } },
 	{ "6.x-style bpf_wq_set_callback_impl(..., NULL)", WQI, SH_WQ_OLD, false, {
-		[K612D12] = { 5, WQI, 0 }, [K612D13] = { 5, WQI, 0 }, [K616] = { 5, WQI, 0 },
-		[K617] = { 5, WQI, 0 }, [K618] = { 5, WQI, 0 }, [K619] = { 5, WQI, 0 },
-		[K70] = { 3, WQ, -1 }, [K73] = { 3, WQ, -1 } } },
+		[K612D12] = { 5, WQI, 0, 0 }, [K612D13] = { 5, WQI, 0, 0 }, [K616] = { 5, WQI, 0, 0 },
+		[K617] = { 5, WQI, 0, 0 }, [K618] = { 5, WQI, 0, 0 }, [K619] = { 5, WQI, 0, 0 },
+		[K70] = { 3, WQ, -1, 0 }, [K73] = { 3, WQ, -1, 0 } } },
 	{ "4-arg bpf_stream_vprintk", ST, SH_STREAM_NEW, true, {
 		[K612D12] = LEAVE, [K612D13] = LEAVE, [K616] = LEAVE,
-		[K617] = { 2, ST, 1 }, [K618] = { 4, STI, 1 }, [K619] = { 4, STI, 1 },
-		[K70] = { 1, ST, 0 }, [K73] = { 1, ST, 0 } } },
+		[K617] = { 2, ST, 1, 0 }, [K618] = { 4, STI, 1, 0 }, [K619] = { 4, STI, 1, 0 },
+		[K70] = { 1, ST, 0, 0 }, [K73] = { 1, ST, 0, 0 } } },
 	{ "6.17's 5-arg bpf_stream_vprintk(..., NULL)", ST, SH_STREAM_617, true, {
 		[K612D12] = LEAVE, [K612D13] = LEAVE, [K616] = LEAVE,
-		[K617] = { 1, ST, 0 }, [K618] = { 5, STI, 0 }, [K619] = { 5, STI, 0 },
-		[K70] = { 3, ST, -1 }, [K73] = { 3, ST, -1 } } },
+		[K617] = { 1, ST, 0, 0 }, [K618] = { 5, STI, 0, 0 }, [K619] = { 5, STI, 0, 0 },
+		[K70] = { 3, ST, -1, 0 }, [K73] = { 3, ST, -1, 0 } } },
 	{ "4-arg bpf_task_work_schedule_signal", TW, SH_TW_NEW, true, {
 		[K612D12] = LEAVE, [K612D13] = LEAVE, [K616] = LEAVE, [K617] = LEAVE,
-		[K618] = { 4, TWI, 1 }, [K619] = { 4, TWI, 1 },
-		[K70] = { 1, TW, 0 }, [K73] = { 1, TW, 0 } } },
+		[K618] = { 4, TWI, 1, 0 }, [K619] = { 4, TWI, 1, 0 },
+		[K70] = { 1, TW, 0, 0 }, [K73] = { 1, TW, 0, 0 } } },
 	{ "7.2-style bpf_obj_new(type_id)", "bpf_obj_new", SH_OBJ_NEW, false, {
-		[K612D12] = { 4, "bpf_obj_new_impl", 1 }, [K612D13] = { 4, "bpf_obj_new_impl", 1 },
-		[K616] = { 4, "bpf_obj_new_impl", 1 }, [K617] = { 4, "bpf_obj_new_impl", 1 },
-		[K618] = { 4, "bpf_obj_new_impl", 1 }, [K619] = { 4, "bpf_obj_new_impl", 1 },
-		[K70] = { 4, "bpf_obj_new_impl", 1 }, [K73] = { 1, "bpf_obj_new", 0 } } },
+		[K612D12] = { 4, "bpf_obj_new_impl", 1, 0 }, [K612D13] = { 4, "bpf_obj_new_impl", 1, 0 },
+		[K616] = { 4, "bpf_obj_new_impl", 1, 0 }, [K617] = { 4, "bpf_obj_new_impl", 1, 0 },
+		[K618] = { 4, "bpf_obj_new_impl", 1, 0 }, [K619] = { 4, "bpf_obj_new_impl", 1, 0 },
+		[K70] = { 4, "bpf_obj_new_impl", 1, 0 }, [K73] = { 1, "bpf_obj_new", 0, 0 } } },
 	{ "7.2-style bpf_list_push_back(head, node)", "bpf_list_push_back", SH_LIST_NEW, true, {
 		[K612D12] = { 4, LPB, 2, R4 }, [K612D13] = { 4, LPB, 2, R4 },
 		[K616] = { 4, LPB, 2, R4 }, [K617] = { 4, LPB, 2, R4 },
 		[K618] = { 4, LPB, 2, R4 }, [K619] = { 4, LPB, 2, R4 },
-		[K70] = { 4, LPB, 2, R4 }, [K73] = { 1, "bpf_list_push_back", 0 } } },
+		[K70] = { 4, LPB, 2, R4 }, [K73] = { 1, "bpf_list_push_back", 0, 0 } } },
 	{ "legacy bpf_list_push_back_impl", "bpf_list_push_back_impl", SH_LIST_OLD, false, {
-		[K612D12] = { 5, "bpf_list_push_back_impl", 0 },
-		[K612D13] = { 5, "bpf_list_push_back_impl", 0 },
-		[K616] = { 5, "bpf_list_push_back_impl", 0 },
-		[K617] = { 5, "bpf_list_push_back_impl", 0 },
-		[K618] = { 5, "bpf_list_push_back_impl", 0 },
-		[K619] = { 5, "bpf_list_push_back_impl", 0 },
-		[K70] = { 5, "bpf_list_push_back_impl", 0 },
-		[K73] = { 3, "bpf_list_push_back", -2 } } },
+		[K612D12] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K612D13] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K616] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K617] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K618] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K619] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K70] = { 5, "bpf_list_push_back_impl", 0, 0 },
+		[K73] = { 3, "bpf_list_push_back", -2, 0 } } },
 };
 
 #ifndef MKF_BPF_OBJDIR
