@@ -3,17 +3,18 @@
  * The rewrite cache (see cache.h). An entry file is
  *
  *	struct entry_hdr, then the key text, the input object and the
- *	output (none when the open used the input as it is)
+ *	plan's decisions (cache_plan.h; none when the open used the input
+ *	as it is)
  *
  * written to a temporary file and renamed into place, so a reader sees
- * a whole entry or none. Entries are trusted only when they are regular
- * files of the caller's own user that no one else may write: the
- * output goes to libbpf, and the caller re-reads it with the library's
- * own checks before it does (open.c).
+ * a whole entry or none. Only a directory no other user can change is
+ * used, and only entries of the caller's own user in it (cache_dir.h);
+ * even so, an entry never holds what libbpf gets: the decisions are
+ * applied again to the caller's own bytes (open.c).
  */
-#define _GNU_SOURCE	/* dladdr */
+#define _GNU_SOURCE	/* dl_iterate_phdr */
 #include <dirent.h>
-#include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,13 +26,15 @@
 #include <bpf/libbpf.h>
 
 #include "cache.h"
+#include "cache_dir.h"
+#include "cache_plan.h"
 #include "kernel_load.h"
 #include "log.h"
 #include "opts.h"
 
 #define ENTRY_MAGIC "MKFCACHE"
-#define ENTRY_VERSION 1
-#define ENTRY_PREFIX "mkf1-"
+#define ENTRY_VERSION 2
+#define ENTRY_PREFIX "mkf2-"
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 #define CHUNK (64 * 1024)
 
@@ -39,7 +42,7 @@ struct entry_hdr {
 	char magic[8];
 	__u32 version;
 	__u32 unchanged;	/* 1: the open used the input as it is */
-	__u64 key_len, obj_sz, out_sz;
+	__u64 key_len, obj_sz, out_sz;	/* out: the plan's record */
 };
 
 /*
@@ -152,18 +155,83 @@ static bool read_boot(char boot[9], struct mkf_sb *key)
 	return true;
 }
 
+struct self {
+	const void *addr;	/* an address of this code */
+	struct mkf_sb *key;
+	bool found;
+};
+
+/* The GNU build ID among a module's notes, if it has one, into the key. */
+static bool key_build_id(struct mkf_sb *key, const struct dl_phdr_info *info)
+{
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+			size_t name = (nh->n_namesz + 3) & ~3ul, desc = (nh->n_descsz + 3) & ~3ul;
+			const unsigned char *d = (const unsigned char *)(p + sizeof(*nh) + name);
+			__u32 j;
+
+			if (name + desc > (size_t)(end - p) - sizeof(*nh))
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(p + sizeof(*nh), "GNU", 4) && nh->n_descsz) {
+				mkf_sb_printf(key, "code build-id ");
+				for (j = 0; j < nh->n_descsz; j++)
+					mkf_sb_printf(key, "%02x", d[j]);
+				mkf_sb_printf(key, "\n");
+				return true;
+			}
+			p += sizeof(*nh) + name + desc;
+		}
+	}
+	return false;
+}
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct self *self = data;
+	ElfW(Addr) a = (ElfW(Addr))self->addr;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		ElfW(Addr) start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || a < start || a - start >= ph->p_memsz)
+			continue;
+		self->found = true;
+		if (key_build_id(self->key, info))
+			return 1;
+		/* No build ID: the file, the program's own through /proc. */
+		if (info->dlpi_name && info->dlpi_name[0] == '/')
+			key_file(self->key, "code", info->dlpi_name);
+		else
+			key_file(self->key, "code", "/proc/self/exe");
+		return 1;
+	}
+	return 0;
+}
+
 /*
- * The file this code was loaded from (the shared library, or the
- * program it is linked into): a rebuilt library may decide otherwise
- * under the same version number.
+ * The code that decides (the shared library, or the program it is
+ * linked into): its build ID, else its file. A rebuilt library may
+ * decide otherwise under the same version number. Never argv[0],
+ * which dladdr() names for code in the program itself.
  */
 static void key_self(struct mkf_sb *key)
 {
-	Dl_info info;
+	struct self self = { .addr = (const void *)key_self, .key = key };
 
-	if (dladdr((void *)key_self, &info) && info.dli_fname && *info.dli_fname == '/')
-		key_file(key, "code", info.dli_fname);
-	else
+	dl_iterate_phdr(find_self, &self);
+	if (!self.found)
 		key_file(key, "code", "/proc/self/exe");
 }
 
@@ -181,9 +249,10 @@ static int describe(struct mkf_sb *key, bool *per_boot, char boot[9],
 	int err = 0;
 
 	*per_boot = false;
-	mkf_sb_printf(key, "magic-kfunc rewrite cache %d\nlibrary %s\nlibbpf %u.%u\n",
+	/* The user is in the key, so in the name: users sharing a directory never meet. */
+	mkf_sb_printf(key, "magic-kfunc rewrite cache %d\nlibrary %s\nlibbpf %u.%u\neuid %u\n",
 		      ENTRY_VERSION, mkf_version_string(), libbpf_major_version(),
-		      libbpf_minor_version());
+		      libbpf_minor_version(), (unsigned int)geteuid());
 	key_self(key);
 	mkf_sb_printf(key, "allow_unresolved %d weaken_unresolved %d check_all_types %d\n",
 		      allow_unresolved, weaken_unresolved,
@@ -214,8 +283,16 @@ int mkf_cache_prepare(struct mkf_cache_entry *ce, const char *dir,
 
 	memset(ce, 0, sizeof(*ce));
 	ce->dir = dir;
+	ce->dfd = -1;
+	ce->weaken = weaken_unresolved;
+	if (!mkf_cache_dir_allowed())
+		return -EPERM;
 	err = describe(&ce->key, &ce->per_boot, ce->boot, ko, allow_unresolved,
 		       weaken_unresolved);
+	if (!err) {
+		ce->dfd = mkf_cache_dir_open(dir, true);
+		err = ce->dfd < 0 ? ce->dfd : 0;
+	}
 	if (err) {
 		mkf_cache_release(ce);
 		return err;
@@ -243,6 +320,9 @@ bool mkf_cache_key_holds(const struct mkf_cache_entry *ce, const struct mkf_kern
 void mkf_cache_release(struct mkf_cache_entry *ce)
 {
 	mkf_sb_free(&ce->key);
+	if (ce->dfd >= 0)
+		close(ce->dfd);
+	ce->dfd = -1;
 	free(ce->dwarf);
 	ce->dwarf = NULL;
 	ce->dwarf_cnt = 0;
@@ -303,53 +383,52 @@ static bool same_outside_dwarf(int fd, const struct mkf_cache_entry *ce, const v
 }
 
 int mkf_cache_get(const struct mkf_cache_entry *ce, const void *obj, size_t obj_sz,
-		  void **out, size_t *out_sz, bool *unchanged)
+		  struct mkf_plan **plan, bool *unchanged)
 {
 	struct entry_hdr h;
-	char path[4200], *chunk = NULL;
+	char *chunk = NULL;
 	void *buf = NULL;
 	struct stat st;
 	int fd, hit = 0;
 
-	*out = NULL;
-	*out_sz = 0;
+	*plan = NULL;
 	*unchanged = false;
-	snprintf(path, sizeof(path), "%s/%s", ce->dir, ce->name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = mkf_cache_entry_open(ce->dfd, ce->dir, ce->name);
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st))
 		goto out;
-	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		pr_warn("rewrite cache: ignoring %s: not the caller's own, or writable by others\n",
-			path);
-		goto out;
-	}
 	if (read_full(fd, &h, sizeof(h)) || memcmp(h.magic, ENTRY_MAGIC, sizeof(h.magic)) ||
 	    h.version != ENTRY_VERSION || h.key_len != ce->key.len || h.obj_sz != obj_sz ||
-	    h.unchanged > 1 || (h.unchanged && h.out_sz) ||
+	    h.unchanged > 1 || (h.unchanged && h.out_sz) || !(h.unchanged || h.out_sz) ||
 	    h.out_sz > (__u64)st.st_size ||
 	    (__u64)st.st_size != sizeof(h) + h.key_len + h.obj_sz + h.out_sz)
 		goto out;
 	chunk = malloc(CHUNK);
 	if (!chunk || !same_bytes(fd, ce->key.buf, ce->key.len, chunk))
 		goto out;
-	/* An output embeds the object's DWARF; an unchanged entry passes on the caller's. */
+	/*
+	 * The plan was made for the whole object; "unchanged" holds for the
+	 * object whatever its DWARF, and the caller's own bytes go on.
+	 */
 	if (h.unchanged ? !same_outside_dwarf(fd, ce, obj, obj_sz, chunk) :
 			  !same_bytes(fd, obj, obj_sz, chunk))
 		goto out;
 	if (!h.unchanged) {
-		buf = malloc(h.out_sz ? h.out_sz : 1);
-		if (!buf || read_full(fd, buf, h.out_sz)) {
-			free(buf);
+		buf = malloc(h.out_sz);
+		if (!buf || read_full(fd, buf, h.out_sz))
+			goto out;
+		*plan = mkf_cache_plan_decode(buf, h.out_sz, ce->weaken);
+		if (!*plan) {
+			pr_warn("rewrite cache: ignoring %s/%s: it holds decisions the library "
+				"never makes\n", ce->dir, ce->name);
 			goto out;
 		}
-		*out = buf;
-		*out_sz = h.out_sz;
 	}
 	*unchanged = h.unchanged;
 	hit = 1;
 out:
+	free(buf);
 	free(chunk);
 	close(fd);
 	return hit;
@@ -383,15 +462,19 @@ static int write_full(int fd, const void *buf, size_t n)
 static void prune_other_boots(const struct mkf_cache_entry *ce)
 {
 	size_t plen = strlen(ENTRY_PREFIX);
-	char path[4200];
 	struct dirent *de;
+	int fd;
 	DIR *d;
 
 	if (!ce->per_boot)
 		return;
-	d = opendir(ce->dir);
-	if (!d)
+	fd = openat(ce->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
 
@@ -399,45 +482,45 @@ static void prune_other_boots(const struct mkf_cache_entry *ce)
 		    strspn(n + plen, "0123456789abcdef") != 8 || n[plen + 8] != '-' ||
 		    !strncmp(n + plen, ce->boot, 8))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", ce->dir, n);
-		unlink(path);
+		unlinkat(ce->dfd, n, 0);
 	}
 	closedir(d);
 }
 
 void mkf_cache_put(const struct mkf_cache_entry *ce, const void *obj, size_t obj_sz,
-		   const void *out, size_t out_sz)
+		   const struct mkf_plan *plan)
 {
 	struct entry_hdr h = { .version = ENTRY_VERSION };
-	char path[4200], tmp[4300];
+	char tmp[300];
+	void *rec = NULL;
+	size_t rec_sz = 0;
 	int fd, err = 0;
 
+	if (plan && mkf_cache_plan_encode(plan, &rec, &rec_sz))
+		return;
 	memcpy(h.magic, ENTRY_MAGIC, sizeof(h.magic));
-	h.unchanged = !out;
+	h.unchanged = !plan;
 	h.key_len = ce->key.len;
 	h.obj_sz = obj_sz;
-	h.out_sz = out ? out_sz : 0;
-	if (mkdir(ce->dir, 0700) && errno != EEXIST) {
-		pr_warn("rewrite cache: cannot create %s: %s\n", ce->dir, strerror(errno));
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/%s", ce->dir, ce->name);
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
+	h.out_sz = rec_sz;
+	fd = mkf_cache_tmp_create(ce->dfd, ce->name, tmp, sizeof(tmp));
 	if (fd < 0) {
-		pr_warn("rewrite cache: cannot write in %s: %s\n", ce->dir, strerror(errno));
+		pr_warn("rewrite cache: cannot write in %s: %s\n", ce->dir, strerror(-fd));
+		free(rec);
 		return;
 	}
 	if (write_full(fd, &h, sizeof(h)) || write_full(fd, ce->key.buf, ce->key.len) ||
-	    write_full(fd, obj, obj_sz) || (out && write_full(fd, out, out_sz)))
+	    write_full(fd, obj, obj_sz) || (rec && write_full(fd, rec, rec_sz)))
 		err = errno ? -errno : -EIO;
 	if (close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && renameat(ce->dfd, tmp, ce->dfd, ce->name))
 		err = -errno;
+	free(rec);
 	if (err) {
-		pr_warn("rewrite cache: cannot write %s: %s\n", path, strerror(-err));
-		unlink(tmp);
+		pr_warn("rewrite cache: cannot write %s/%s: %s\n", ce->dir, ce->name,
+			strerror(-err));
+		unlinkat(ce->dfd, tmp, 0);
 		return;
 	}
 	prune_other_boots(ce);

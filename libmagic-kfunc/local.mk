@@ -7,6 +7,8 @@ lib_LTLIBRARIES += libmagic-kfunc/libmagic-kfunc.la
 libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/btf_compat.c libmagic-kfunc/btf_compat.h \
 	libmagic-kfunc/cache.c libmagic-kfunc/cache.h \
+	libmagic-kfunc/cache_dir.c libmagic-kfunc/cache_dir.h \
+	libmagic-kfunc/cache_plan.c libmagic-kfunc/cache_plan.h \
 	libmagic-kfunc/btf_edit.c libmagic-kfunc/btf_edit.h \
 	libmagic-kfunc/btf_out.c libmagic-kfunc/btf_out.h \
 	libmagic-kfunc/btf_util.c libmagic-kfunc/btf_util.h \

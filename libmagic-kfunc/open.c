@@ -142,35 +142,36 @@ static bool use_cache(const struct mkf_open_opts *mo)
 
 /*
  * What the cache holds for this object and kernel: 1 with *out set (or
- * the input, unchanged), 0 when there is nothing usable.
+ * the input, unchanged), 0 when there is nothing usable. The entry
+ * holds the plan's decisions, not an object: they are applied to the
+ * caller's bytes again, so that whatever the entry says, libbpf gets a
+ * rewrite of this object, checked as every rewrite is.
  */
 static int from_cache(const struct mkf_cache_entry *ce, const char *name, const void *obj_buf,
 		      size_t obj_buf_sz, void **out, size_t *out_sz)
 {
-	struct mkf_obj check;
+	struct mkf_plan *plan;
 	bool unchanged;
-	void *buf;
-	size_t sz;
+	int err;
 
-	if (!mkf_cache_get(ce, obj_buf, obj_buf_sz, &buf, &sz, &unchanged))
+	if (!mkf_cache_get(ce, obj_buf, obj_buf_sz, &plan, &unchanged))
 		return 0;
 	if (unchanged) {
 		pr_info("%s: the rewrite cache has it: nothing to change for this kernel\n", name);
 		return 1;
 	}
-	/*
-	 * The entry goes to libbpf: it passes the reader's checks first,
-	 * as the rewrite it was made by did (only its user can write it).
-	 */
-	if (mkf_obj_read(&check, buf, sz)) {
-		pr_warn("%s: rewrite cache entry %s/%s is not a sound object; rewriting again\n",
-			name, ce->dir, ce->name);
-		free(buf);
+	err = plan->change_cnt ? mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz, NULL)
+			       : -EINVAL;
+	mkf_plan__free(plan);
+	if (!err)
+		err = recheck(name, out, out_sz, obj_buf, obj_buf_sz);
+	if (err) {
+		pr_warn("%s: rewrite cache entry %s/%s does not apply to this object; rewriting "
+			"again\n", name, ce->dir, ce->name);
+		*out = (void *)obj_buf;
+		*out_sz = obj_buf_sz;
 		return 0;
 	}
-	mkf_obj_release(&check);
-	*out = buf;
-	*out_sz = sz;
 	pr_info("%s: rewritten for this kernel, from the rewrite cache (%s/%s)\n", name, ce->dir,
 		ce->name);
 	return 1;
@@ -233,19 +234,19 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 			*out_sz = obj_buf_sz;
 		}
 	}
+	/*
+	 * Keep the decisions only if the kernel's files are still those the
+	 * key describes: a module that came or went while the kernel was
+	 * read would otherwise be remembered wrong.
+	 */
+	if (cached && !err && mkf_cache_key_holds(&ce, ko, allow, weaken))
+		mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : plan);
 	/* A plan handed out keeps no copy of the object. */
 	mkf_plan_drop_obj(plan);
 	if (plan_out && !err)
 		*plan_out = plan;
 	else
 		mkf_plan__free(plan);
-	/*
-	 * Keep the result only if the kernel's files are still those the
-	 * key describes: a module that came or went while the kernel was
-	 * read would otherwise be remembered wrong.
-	 */
-	if (cached && !err && mkf_cache_key_holds(&ce, ko, allow, weaken))
-		mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : *out, *out_sz);
 out:
 	mkf_kernel__free(owned);
 out_cache:

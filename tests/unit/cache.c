@@ -10,17 +10,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <elf.h>
 
 #include "magic_kfunc.h"
 #include "cache.h"
+#include "cache_plan.h"
 #include "fixtures.h"
+#include "plan.h"
 #include "unit.h"
 
 #ifndef MKF_BPF_OBJDIR
@@ -93,7 +98,7 @@ static int entries(char *last, size_t sz)
 	int n = 0;
 
 	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, "mkf1-", 5))
+		if (strncmp(de->d_name, "mkf2-", 5))
 			continue;
 		n++;
 		if (last)
@@ -202,9 +207,9 @@ static int flip_copy(const char *src, const char *dst, enum flip how)
 }
 
 /*
- * Overwrite the first bytes of an entry's output (cache.c's layout: a
- * 40-byte header whose last three fields are the key's, the object's
- * and the output's sizes, then those three).
+ * Overwrite the first bytes of what an entry keeps of the rewrite
+ * (cache.c's layout: a 40-byte header whose last three fields are the
+ * key's, the object's and that part's sizes, then those three).
  */
 static int damage_output(const char *entry)
 {
@@ -362,12 +367,12 @@ static void test_hit_and_miss(void)
 		open_ok(path, &mo);
 	}
 	/* An entry whose output is no object: checked before libbpf gets it. */
-	t_check("damaged output: the ELF magic of the stored output overwritten",
+	t_check("damaged decisions: the first bytes of the stored decisions overwritten",
 		!damage_output(entry), "errno %d", errno);
-	t_check("damaged output: not handed over, said so, the open succeeds",
-		open_ok(path, &mo) && !logged(HIT) && logged("is not a sound object"),
+	t_check("damaged decisions: not used, said so, the open succeeds",
+		open_ok(path, &mo) && !logged(HIT) && logged("decisions the library never makes"),
 		"log: %s", t_log);
-	t_check("damaged output: written again, a hit next", open_ok(path, &mo) && logged(HIT),
+	t_check("damaged decisions: written again, a hit next", open_ok(path, &mo) && logged(HIT),
 		"log: %s", t_log);
 	/* Another user's entry (root can make one; others cannot). */
 	if (chown(entry, 65534, 65534)) {
@@ -506,7 +511,7 @@ static void test_btf_dir(void)
 		t_skip("btf_dir entries are per boot", "no /proc/sys/kernel/random/boot_id here");
 	} else {
 		/* An entry of another boot: never matches again, removed on a write. */
-		snprintf(stale, sizeof(stale), "%s/mkf1-%s-0123456789abcdef", cachedir,
+		snprintf(stale, sizeof(stale), "%s/mkf2-%s-0123456789abcdef", cachedir,
 			 strncmp(boot, "00000000", 8) ? "00000000" : "ffffffff");
 		snprintf(stale_tmp, sizeof(stale_tmp), "%s.tmpAbC123", stale);
 		close(open(stale, O_CREAT | O_WRONLY, 0600));
@@ -563,9 +568,591 @@ static void test_key_holds(void)
 	mkf_cache_release(&ce);
 }
 
-int main(void)
+/* --- entries someone else wrote ---------------------------------------- */
+
+static char self_exe[4096];
+
+static char *slurp(const char *path, size_t *n)
 {
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len = -1;
+
+	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))
+		buf = malloc((size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f)
+		fclose(f);
+	*n = buf ? (size_t)len : 0;
+	return buf;
+}
+
+/*
+ * Rewrite an entry in place (its owner and mode stay): its header, key,
+ * object and what it keeps of the rewrite (cache.c's layout: a 40-byte
+ * header whose last three fields are those sizes), with OBJ and TAIL
+ * instead of the object and the rest when given. What anyone who may
+ * write the file can make of it.
+ */
+static int forge(const char *entry, const void *obj, size_t obj_sz, const void *tail,
+		 size_t tail_sz)
+{
+	size_t n, off = 40;
+	char *buf = slurp(entry, &n);
+	unsigned long long sz[3];
+	int fd, err = -1;
+
+	if (!buf || n < off)
+		goto out;
+	memcpy(sz, buf + 16, sizeof(sz));
+	if (n != off + sz[0] + sz[1] + sz[2])
+		goto out;
+	if (!obj) {
+		obj = buf + off + sz[0];
+		obj_sz = sz[1];
+	}
+	if (!tail) {
+		tail = buf + off + sz[0] + sz[1];
+		tail_sz = sz[2];
+	}
+	fd = open(entry, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		goto out;
+	sz[1] = obj_sz;
+	sz[2] = tail_sz;
+	memcpy(buf + 16, sz, sizeof(sz));
+	if (write(fd, buf, off + sz[0]) == (ssize_t)(off + sz[0]) &&
+	    write(fd, obj, obj_sz) == (ssize_t)obj_sz && write(fd, tail, tail_sz) == (ssize_t)tail_sz)
+		err = 0;
+	if (close(fd))
+		err = -1;
+out:
+	free(buf);
+	return err;
+}
+
+/* PATH opened with MO has the programs, instruction for instruction, of an open without cache. */
+static bool as_computed(const char *path, const struct mkf_open_opts *mo,
+			const struct mkf_open_opts *plain)
+{
+	struct bpf_object *a, *b;
+	bool same;
+
+	t_log_reset();
+	a = mkf_object__open_file(path, NULL, mo);
+	b = mkf_object__open_file(path, NULL, plain);
+	same = same_programs(a, b);
+	bpf_object__close(a);
+	bpf_object__close(b);
+	return same;
+}
+
+/*
+ * An entry, whoever wrote it, cannot change what the open hands libbpf:
+ * it keeps decisions that are applied to the caller's bytes again, and
+ * only decisions the planner can make.
+ */
+static void test_forged(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
+	char path[4096], other[4096], name[256] = "", oname[256] = "", entry[4400], oentry[4400];
+	size_t n, on;
+	char *buf, *obuf;
+
+	obj_path("unit_wq_new", path, sizeof(path));
+	obj_path("unit_list", other, sizeof(other));
+	buf = slurp(path, &n);
+	obuf = slurp(other, &on);
+	remove_tree(cachedir);
+	t_check("forged: an entry for another object that the kernel makes the rewrite change",
+		buf && obuf && open_ok(other, &mo) && entries(oname, sizeof(oname)) == 1 &&
+		open_ok(other, &mo) && logged(HIT), "log: %s", t_log);
+	snprintf(oentry, sizeof(oentry), "%s/%s", cachedir, oname);
+	remove_tree(cachedir);
+	t_check("forged: an entry for this object", open_ok(path, &mo) &&
+		entries(name, sizeof(name)) == 1 && open_ok(path, &mo) && logged(HIT),
+		"log: %s", t_log);
+	snprintf(entry, sizeof(entry), "%s/%s", cachedir, name);
+
+	/* What the entry keeps of the rewrite replaced by another object. */
+	t_check("forged: the entry's rewrite replaced by another object's bytes",
+		!forge(entry, NULL, 0, obuf, on), "errno %d", errno);
+	t_check("forged: another object in the entry: the open hands libbpf this object's "
+		"own rewrite", as_computed(path, &mo, &plain) && !logged(HIT), "log: %s", t_log);
+	t_check("forged: another object in the entry: said so",
+		logged("decisions the library never makes"), "log: %s", t_log);
+
+	/* Another object's entry, claiming to be this object's. */
+	remove_tree(cachedir);
+	open_ok(other, &mo);
+	t_check("forged: another object's entry under this object's name, with its bytes",
+		!forge(oentry, buf, n, NULL, 0) && !rename(oentry, entry), "errno %d", errno);
+	t_check("forged: another object's decisions: the open hands libbpf this object's own "
+		"rewrite", as_computed(path, &mo, &plain) && !logged(HIT), "log: %s", t_log);
+	t_check("forged: another object's decisions: said so", logged("does not apply"),
+		"log: %s", t_log);
+	free(buf);
+	free(obuf);
+}
+
+/* Decisions that the planner never makes are refused when an entry is read. */
+static void test_plan_decode(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	struct mkf_kernel *k = mkf_kernel__load(&ko);
+	struct mkf_plan *plan = NULL;
+	char path[4096];
+	void *rec = NULL, *rec2;
+	size_t n = 0, rec_sz = 0, rec2_sz, i, bound = 0;
+	char *buf;
+	static const struct {
+		const char *what;
+		int field;
+	} bad[] = {
+		{ "bound to another kernel function", 0 },
+		{ "a register set before the call that the program passes (R1)", 1 },
+		{ "made weak when the open did not ask for it", 2 },
+		{ "merged into itself", 3 },
+		{ "renamed to a hidden name that is not its own", 4 },
+		{ "a prototype extended past five parameters", 5 },
+		{ "an unknown decision", 6 },
+		{ "an extended prototype without the kernel's types", 7 },
+	};
+
+	obj_path("unit_list", path, sizeof(path));
+	buf = slurp(path, &n);
+	if (buf && k)
+		plan = mkf_plan__compute(buf, n, k, NULL);
+	t_check("decode: a plan that changes the object", plan && plan->change_cnt &&
+		!mkf_cache_plan_encode(plan, &rec, &rec_sz), "errno %d", errno);
+	for (i = 0; plan && i < plan->entry_cnt; i++)
+		if (plan->entries[i].decision == MKF_DECISION_BIND &&
+		    plan->entries[i].change == MKF_PROTO_EXTEND)
+			bound = i;
+	mkf_plan__free(plan);
+	plan = rec ? mkf_cache_plan_decode(rec, rec_sz, false) : NULL;
+	t_check("decode: the record of a real plan reads back, and writes the same bytes",
+		plan && !mkf_cache_plan_encode(plan, &rec2, &rec2_sz) && rec2_sz == rec_sz &&
+		!memcmp(rec, rec2, rec_sz), "plan %p", (void *)plan);
+	if (plan)
+		free(rec2);
+	mkf_plan__free(plan);
+	for (i = 0; rec && i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct mkf_plan *p = mkf_cache_plan_decode(rec, rec_sz, false), *q = NULL;
+		struct mkf_plan_entry *e = p ? &p->entries[bound] : NULL;
+		char what[256];
+
+		if (e) {
+			switch (bad[i].field) {
+			case 0:
+				free(e->kernel_name);
+				e->kernel_name = strdup("bpf_probe_read_kernel");
+				break;
+			case 1:
+				e->set_regs |= 1u << 1;
+				break;
+			case 2:
+				e->decision = MKF_DECISION_WEAKEN;
+				free(e->kernel_name);
+				e->kernel_name = NULL;
+				e->change = MKF_PROTO_SAME;
+				e->delta = 0;
+				e->set_regs = 0;
+				e->extra_proto = 0;
+				break;
+			case 3:
+				e->merged_into = (long)bound;
+				break;
+			case 4:
+				e->decision = MKF_DECISION_LEAVE_WEAK;
+				e->hidden_name = strdup("mkf_hidden_bpf_probe_read_kernel");
+				break;
+			case 5:
+				e->delta = 9;
+				break;
+			case 6:
+				e->decision = (enum mkf_decision)77;
+				break;
+			case 7:
+				btf__free(p->types);
+				p->types = NULL;
+				break;
+			}
+			if (!mkf_cache_plan_encode(p, &rec2, &rec2_sz)) {
+				q = mkf_cache_plan_decode(rec2, rec2_sz, false);
+				free(rec2);
+			} else {
+				e = NULL;
+			}
+		}
+		snprintf(what, sizeof(what), "decode: refused: %s", bad[i].what);
+		t_check(what, e && !q && errno == EINVAL, "entry %zu, plan %p", bound, (void *)q);
+		mkf_plan__free(p);
+		mkf_plan__free(q);
+	}
+	free(rec);
+	free(buf);
+	mkf_kernel__free(k);
+}
+
+/* Run fn in a child; true if it ended within 10 s (else it is killed). */
+static bool ends_in_time(bool (*fn)(void *), void *arg, bool *result)
+{
+	pid_t pid = fork();
+	int i, status;
+
+	if (pid < 0)
+		return false;
+	if (!pid)
+		_exit(fn(arg) ? 0 : 1);
+	for (i = 0; i < 200; i++) {
+		struct timespec ts = { 0, 50000000 };
+
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			*result = WIFEXITED(status) && !WEXITSTATUS(status);
+			return true;
+		}
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return false;
+}
+
+struct open_args {
+	const char *path;
+	const struct mkf_open_opts *mo;
+	const char *want;	/* in the log */
+};
+
+static bool open_logs(void *arg)
+{
+	struct open_args *a = arg;
+
+	return open_ok(a->path, a->mo) && (!a->want || logged(a->want));
+}
+
+/* A FIFO where the entry would be: never waited on. */
+static void test_fifo(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	char path[4096], name[256] = "", entry[4400];
+	struct open_args a = { path, &mo, "ignoring" };
+	bool ok = false;
+
+	obj_path("unit_wq_new", path, sizeof(path));
+	remove_tree(cachedir);
+	open_ok(path, &mo);
+	entries(name, sizeof(name));
+	snprintf(entry, sizeof(entry), "%s/%s", cachedir, name);
+	t_check("fifo: a FIFO at the entry's name in the caller's own directory",
+		!unlink(entry) && !mkfifo(entry, 0600), "errno %d", errno);
+	t_check("fifo: the open does not wait on it (10 s at most)",
+		ends_in_time(open_logs, &a, &ok), "still blocked after 10 s");
+	t_check("fifo: opens, and says it ignores it", ok, "log: %s", t_log);
+}
+
+/*
+ * Run ARGV as user 65534 (setpriv --reuid=65534 --regid=65534
+ * --clear-groups), with CAP_BPF in its ambient set if CAP_BPF; its
+ * output in out. Its exit status, or -1.
+ */
+static int as_nobody(bool cap_bpf, char *out, size_t out_sz, const char *const *argv)
+{
+	const char *args[32] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups" };
+	int n = 4, fds[2], status;
+	ssize_t r;
+	size_t len = 0;
+	pid_t pid;
+
+	if (cap_bpf) {
+		args[n++] = "--inh-caps=+bpf";
+		args[n++] = "--ambient-caps=+bpf";
+	}
+	while (*argv && n < 31)
+		args[n++] = *argv++;
+	args[n] = NULL;
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execvp(args[0], (char *const *)args);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && (r = read(fds[0], out + len, out_sz - 1 - len)) > 0)
+		len += (size_t)r;
+	out[len] = '\0';
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The second user's side of the tests below (main: --step ...). */
+static int step(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[0], "open")) {
+		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = argv[2]);
+		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = argv[1]);
+		MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
+		bool same = as_computed(argv[3], &mo, &plain);
+
+		printf("%s\n%s", same ? "same" : "different", t_log);
+		return same ? 0 : 1;
+	}
+	if (argc == 5 && !strcmp(argv[0], "name")) {
+		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = argv[2]);
+		struct mkf_cache_entry ce;
+		size_t n;
+		char *buf = slurp(argv[3], &n);
+
+		if (!buf || mkf_cache_prepare(&ce, argv[1], &ko, false, false, buf, n))
+			return 2;
+		printf("%s\n", !strcmp(argv[4], "key") ? ce.key.buf : ce.name);
+		mkf_cache_release(&ce);
+		free(buf);
+		return 0;
+	}
+	return 2;
+}
+
+/* The first line of the key that starts with "code " (what identifies this code). */
+static bool code_line(const char *key, char *line, size_t sz)
+{
+	const char *p = strstr(key, "\ncode ");
+
+	if (!p)
+		return false;
+	p++;
+	snprintf(line, sz, "%.*s", (int)strcspn(p, "\n"), p);
+	return true;
+}
+
+/* The code is known by its build ID, not by the name it was run under. */
+static void test_key_code(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	struct mkf_cache_entry ce;
+	char path[4096], mine[512] = "", theirs[512] = "", out[16384];
+	const char *argv[] = { "/bin/true", "--step", "name", cachedir, kpath, path, "key", NULL };
+	size_t n = 0, len = 0;
+	char *buf;
+	int fds[2], status = -1;
+	pid_t pid;
+	ssize_t r;
+
+	obj_path("unit_wq_new", path, sizeof(path));
+	buf = slurp(path, &n);
+	if (buf && !mkf_cache_prepare(&ce, cachedir, &ko, false, false, buf, n)) {
+		code_line(ce.key.buf, mine, sizeof(mine));
+		mkf_cache_release(&ce);
+	}
+	free(buf);
+	t_check("key: names the code by its build ID", !strncmp(mine, "code build-id ", 14),
+		"%s", mine);
+	/* The same program, run as "/bin/true". */
+	if (pipe(fds))
+		return;
+	pid = fork();
+	if (!pid) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execv(self_exe, (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && (r = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)r;
+	out[len] = '\0';
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	t_check("key: the same code run under another argv[0] has the same key",
+		!status && code_line(out, theirs, sizeof(theirs)) && !strcmp(mine, theirs),
+		"'%s' against '%s'", theirs, mine);
+}
+
+static bool root_key_names_root(const char *path)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	struct mkf_cache_entry ce;
+	size_t n;
+	char *buf = slurp(path, &n);
+	bool ok = false;
+
+	if (buf && !mkf_cache_prepare(&ce, cachedir, &ko, false, false, buf, n)) {
+		ok = strstr(ce.key.buf, "\neuid 0\n") != NULL;
+		mkf_cache_release(&ce);
+	}
+	free(buf);
+	return ok;
+}
+
+/*
+ * A second user (uid 65534, through setpriv) on the same machine: what
+ * it can put in the way of a root open, and of a process of its own
+ * that holds a capability it does not.
+ */
+static void test_other_user(void)
+{
+	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
+	MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
+	char path[4096], other[4096], shared[1200], victim[1200], link_dir[1300], mid[1400];
+	char theirs[1200], name[256] = "", entry[4400], out[16384], fifo[1500], own[1200];
+	const char *mkfifo_argv[] = { "mkfifo", fifo, NULL };
+	const char *ln_argv[] = { "ln", "-s", victim, link_dir, NULL };
+	const char *ln2_argv[] = { "ln", "-s", victim, link_dir, NULL };
+	const char *open_argv[] = { self_exe, "--step", "open", theirs, kpath, path, NULL };
+	const char *name_argv[] = { self_exe, "--step", "name", theirs, kpath, path, "name", NULL };
+	const char *key_argv[] = { self_exe, "--step", "name", theirs, kpath, path, "key", NULL };
+	size_t on;
+	char *obuf;
+	bool ok = false;
+	int rc;
+
+	if (geteuid() != 0 || as_nobody(false, out, sizeof(out),
+					 (const char *const[]){ "true", NULL })) {
+		t_skip("a second user", "not root, or setpriv --reuid=65534 does not run: %s", out);
+		return;
+	}
+	obj_path("unit_wq_new", path, sizeof(path));
+	obj_path("unit_list", other, sizeof(other));
+	/* The second user must reach the fixtures: tmpdir becomes 0755. */
+	chmod(tmpdir, 0755);
+	snprintf(shared, sizeof(shared), "%s/shared", tmpdir);
+	snprintf(victim, sizeof(victim), "%s/victim", tmpdir);
+	snprintf(own, sizeof(own), "%s/own", tmpdir);
+	mkdir(shared, 0777);
+	chmod(shared, 01777);
+	mkdir(victim, 0700);
+	mkdir(own, 0700);
+
+	/* Its FIFO in a shared directory, at the name of root's entry. */
+	{
+		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = own);
+		MKF_OPTS(mkf_open_opts, smo, .kernel_opts = &ko, .cache_dir = shared);
+		struct open_args a = { path, &smo, NULL };
+
+		open_ok(path, &mo);
+		snprintf(fifo, sizeof(fifo), "%s/", shared);
+		{
+			DIR *d = opendir(own);
+			struct dirent *de;
+
+			while (d && (de = readdir(d)))
+				if (!strncmp(de->d_name, "mkf2-", 5))
+					snprintf(fifo, sizeof(fifo), "%s/%s", shared, de->d_name);
+			if (d)
+				closedir(d);
+		}
+		rc = as_nobody(false, out, sizeof(out), mkfifo_argv);
+		t_check("other user: its FIFO at root's entry name in a mode-1777 directory",
+			!rc, "exit %d: %s", rc, out);
+		if (!t_check("other user: its FIFO: root's open does not hang (10 s at most)",
+			     ends_in_time(open_logs, &a, &ok) && ok,
+			     "still blocked after 10 s, or failed"))
+			unlink(fifo);	/* the open below would hang too */
+		t_check("other user: a directory others may write: not used, said so",
+			open_ok(path, &smo) && logged("is writable by others"), "log: %s", t_log);
+	}
+
+	/* Its link as the cache directory, to a directory of root's. */
+	snprintf(link_dir, sizeof(link_dir), "%s/cache", shared);
+	{
+		MKF_OPTS(mkf_open_opts, lmo, .kernel_opts = &ko, .cache_dir = link_dir);
+		DIR *d;
+		int n = 0;
+
+		rc = as_nobody(false, out, sizeof(out), ln_argv);
+		t_check("other user: its link as root's cache directory", !rc, "exit %d: %s", rc,
+			out);
+		t_check("other user: its link: the open works, and says it does not use it",
+			open_ok(path, &lmo) && open_ok(path, &lmo) && logged("symbolic link"),
+			"log: %s", t_log);
+		d = opendir(victim);
+		while (d && readdir(d))
+			n++;
+		if (d)
+			closedir(d);
+		t_check("other user: its link: root writes nothing where it points", n == 2,
+			"%d names in %s", n - 2, victim);
+		/* The same link on the way to the directory. */
+		snprintf(mid, sizeof(mid), "%s/cache/sub", shared);
+		lmo.cache_dir = mid;
+		t_check("other user: its link on the way: not used, said so",
+			open_ok(path, &lmo) && logged("the link cache belongs to uid 65534"),
+			"log: %s", t_log);
+		d = opendir(victim);
+		n = 0;
+		while (d && readdir(d))
+			n++;
+		if (d)
+			closedir(d);
+		t_check("other user: its link on the way: nothing written where it points",
+			n == 2, "%d names in %s", n - 2, victim);
+		(void)ln2_argv;
+	}
+
+	/* Its own directory as root's cache directory. */
+	snprintf(theirs, sizeof(theirs), "%s/theirs", tmpdir);
+	mkdir(theirs, 0700);
+	t_check("other user: a directory of its own", !chown(theirs, 65534, 65534),
+		"errno %d", errno);
+	{
+		MKF_OPTS(mkf_open_opts, tmo, .kernel_opts = &ko, .cache_dir = theirs);
+
+		t_check("other user: its directory as root's cache: not used, said so",
+			open_ok(path, &tmo) && logged("belongs to uid 65534"), "log: %s", t_log);
+	}
+
+	/* Its own cache, read by a process of its own with CAP_BPF. */
+	rc = as_nobody(false, out, sizeof(out), open_argv);
+	t_check("other user: its own open with a cache: an entry", !rc && strstr(out, "same"),
+		"exit %d: %s", rc, out);
+	rc = as_nobody(false, out, sizeof(out), key_argv);
+	t_check("other user: its key names its user (root's names root)",
+		!rc && strstr(out, "\neuid 65534\n") && root_key_names_root(path),
+		"exit %d: %s", rc, out);
+	rc = as_nobody(false, out, sizeof(out), name_argv);
+	t_check("other user: its entry's name is not root's for the same object and kernel",
+		!rc && sscanf(out, "%255s", name) == 1 && !strstr(fifo, name),
+		"exit %d: %s (root's: %s)", rc, out, fifo);
+	snprintf(entry, sizeof(entry), "%s/%s", theirs, name);
+	obuf = slurp(other, &on);
+	t_check("other user: its entry's rewrite replaced by another object",
+		obuf && !forge(entry, NULL, 0, obuf, on), "errno %d", errno);
+	free(obuf);
+	rc = as_nobody(true, out, sizeof(out), open_argv);
+	t_check("other user, with CAP_BPF: opens the object's own rewrite", !rc,
+		"exit %d: %s", rc, out);
+	t_check("other user, with CAP_BPF: no cache, said so",
+		strstr(out, "holds capabilities its user does not have") != NULL, "%s", out);
+	rc = as_nobody(false, out, sizeof(out), open_argv);
+	t_check("other user, without: its forged entry is not used either", !rc &&
+		strstr(out, "decisions the library never makes"), "exit %d: %s", rc, out);
+	(void)plain;
+}
+
+int main(int argc, char **argv)
+{
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	self_exe[n > 0 ? n : 0] = '\0';
 	mkf_set_print(t_log_capture);
+	if (argc > 2 && !strcmp(argv[1], "--step")) {
+		libbpf_set_print(NULL);
+		return step(argc - 2, argv + 2);
+	}
 	libbpf_set_print(NULL);
 	if (make_files()) {
 		t_fail("fixture files", "cannot write fixture BTF files: %s", strerror(errno));
@@ -576,6 +1163,11 @@ int main(void)
 	test_not_used();
 	test_btf_dir();
 	test_key_holds();
+	test_forged();
+	test_plan_decode();
+	test_fifo();
+	test_key_code();
+	test_other_user();
 	remove_tree(tmpdir);
 	return t_done();
 }
