@@ -271,3 +271,114 @@ int mkf_btf_check(const struct btf *btf, const char *what)
 		return 0;
 	return bad_names(btf, first, n, what) ?: -EINVAL;
 }
+
+/*
+ * The types a declaration of t names, as libbpf's btf_dump writes one:
+ * it follows pointers, modifiers, typedefs, array elements, prototypes
+ * and the members of an anonymous struct or union (written inline),
+ * and stops at a named struct or union ("struct foo"), which is how C
+ * and BTF legitimately refer back to a type.
+ */
+static __u32 ref_cnt(const struct btf *btf, const struct btf_type *t)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 1;
+	case BTF_KIND_ARRAY:
+		return 2;
+	case BTF_KIND_FUNC_PROTO:
+		return 1 + (__u32)btf_vlen(t);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return *mkf_btf_name(btf, t) ? 0 : btf_vlen(t);
+	case BTF_KIND_DATASEC:
+		return btf_vlen(t);
+	default:
+		return 0;
+	}
+}
+
+static __u32 ref_at(const struct btf_type *t, __u32 i)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_ARRAY:
+		return i ? btf_array(t)->index_type : btf_array(t)->type;
+	case BTF_KIND_FUNC_PROTO:
+		return i ? btf_params(t)[i - 1].type : t->type;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return btf_members(t)[i].type;
+	case BTF_KIND_DATASEC:
+		return btf_var_secinfos(t)[i].type;
+	default:
+		return t->type;
+	}
+}
+
+int mkf_btf_check_cycles(const struct btf *btf, const char *what)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id, cycle = 0;
+	unsigned char *colour = calloc(n, 1);	/* 0 new, 1 on the path, 2 done */
+	struct frame {
+		__u32 id, next;
+	} *stack = calloc(n, sizeof(*stack));
+	int err = 0;
+
+	if (!colour || !stack) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* Iterative depth-first search: a kernel's chains can be long. */
+	for (id = first; id < n && !cycle; id++) {
+		size_t depth = 0;
+
+		if (colour[id])
+			continue;
+		colour[id] = 1;
+		stack[depth++] = (struct frame){ id, 0 };
+		while (depth && !cycle) {
+			struct frame *f = &stack[depth - 1];
+			const struct btf_type *t = btf__type_by_id(btf, f->id);
+			__u32 r;
+
+			if (!t || f->next >= ref_cnt(btf, t)) {
+				colour[f->id] = 2;
+				depth--;
+				continue;
+			}
+			r = ref_at(t, f->next++);
+			/* The base's types were checked with it; past the end: mkf_btf_check(). */
+			if (r < first || r >= n || colour[r] == 2)
+				continue;
+			if (colour[r] == 1) {
+				size_t k = depth;
+
+				/* Name the cycle's lowest id: the same whatever the walk's order. */
+				cycle = r;
+				while (k-- && stack[k].id != r)
+					cycle = stack[k].id < cycle ? stack[k].id : cycle;
+				break;
+			}
+			colour[r] = 1;
+			stack[depth++] = (struct frame){ r, 0 };
+		}
+	}
+	if (cycle) {
+		pr_err("%s: BTF type [%u] refers back to itself (a cycle of pointers, modifiers, "
+		       "typedefs, arrays or prototypes)\n", what, cycle);
+		err = -EINVAL;
+	}
+out:
+	free(colour);
+	free(stack);
+	return err;
+}

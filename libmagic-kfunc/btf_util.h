@@ -27,4 +27,14 @@ const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
  */
 int mkf_btf_check(const struct btf *btf, const char *what);
 
+/*
+ * -EINVAL (with an error naming a type on it) if a type btf defines
+ * refers back to itself other than through a named struct or union:
+ * PTR -> CONST -> PTR, a typedef of itself, a prototype whose parameter
+ * is a pointer to it. No compiler makes such BTF and the kernel refuses
+ * it; libbpf's btf_dump recurses on it until it runs out of memory or
+ * stack. Types of a base BTF are not looked at again.
+ */
+int mkf_btf_check_cycles(const struct btf *btf, const char *what);
+
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "magic_kfunc.h"
+#include "btf_util.h"
 #include "kernel_index.h"
 #include "kernel_load.h"
 #include "log.h"
@@ -137,7 +138,10 @@ static int load_module_file(struct mkf_kernel *k, const char *name, const char *
 		btf__free(btf);
 		return -EINVAL;
 	}
-	err = mkf_kernel_add_module(k, name, btf, true);
+	/* check_all_types: the BTF goes to code that trusts it (btf_dump). */
+	err = k->check_all ? mkf_btf_check_cycles(btf, "module BTF") : 0;
+	if (!err)
+		err = mkf_kernel_add_module(k, name, btf, true);
 	if (err)
 		btf__free(btf);
 	return err;
@@ -267,6 +271,9 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		mkf_kernel__free(k);
 		return mkf_err_ptr(-ENOMEM);
 	}
+	/* Once every reference is known to be in range (mkf_kernel_new()). */
+	if (k->check_all)
+		err = mkf_btf_check_cycles(vm, "kernel BTF");
 
 	if (OPTS_GET(opts, vmlinux_path, NULL)) {
 		for (i = 0; i < module_cnt && !err; i++) {
@@ -275,7 +282,7 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 			err = name ? load_module_file(k, name, module_paths[i]) : -ENOMEM;
 			free(name);
 		}
-	} else if (!OPTS_GET(opts, skip_modules, false)) {
+	} else if (!err && !OPTS_GET(opts, skip_modules, false)) {
 		err = load_module_dir(k, dir);
 	}
 	if (err) {

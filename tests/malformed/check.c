@@ -9,7 +9,8 @@
  *   check KIND INPUT ERRNO MESSAGE KERNEL_BTF BASE_OBJ
  *	feed INPUT to the public API: mkf_plan__compute(), mkf_object__open_mem()
  *	(or mkf_object__open_file() for KIND "path", mkf_kernel__load() for
- *	KIND "kbtf" and, as a module's BTF, "mbtf") and mkf_object__rewrite()
+ *	KIND "kbtf", "kball" (with check_all_types) and, as a module's BTF,
+ *	"mbtf") and mkf_object__rewrite()
  *	(alone for KIND "plan": INPUT with BASE_OBJ's plan; for KIND "patch"
  *	INPUT's own plan, which must succeed, and an open and a rewrite that
  *	the call patching refuses), and check each
@@ -268,12 +269,13 @@ int main(int argc, char **argv)
 		      "library said: %s", captured);
 		check(strstr(why, msg) != NULL, "mkf_object__rewrite(): err_buf says it too",
 		      "err_buf: %s", why);
-	} else if (!strcmp(kind, "kbtf") || !strcmp(kind, "mbtf")) {
-		/* mbtf: a module's BTF on top of the good kernel's. */
+	} else if (!strcmp(kind, "kbtf") || !strcmp(kind, "mbtf") || !strcmp(kind, "kball")) {
+		/* mbtf: a module's BTF on top of the good kernel's; kball: checked whole. */
 		bool module = !strcmp(kind, "mbtf");
 		const char *modules[] = { input };
 		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = module ? kbtf : input,
-			 .module_paths = module ? modules : NULL, .module_cnt = module ? 1 : 0);
+			 .module_paths = module ? modules : NULL, .module_cnt = module ? 1 : 0,
+			 .check_all_types = !strcmp(kind, "kball"));
 		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko);
 
 		captured[0] = '\0';

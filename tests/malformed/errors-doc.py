@@ -24,7 +24,7 @@ import sys
 TABLE_KINDS = {
     'Objects': {'obj', 'plan', 'patch', 'kbtf'},
     'Files': {'path'},
-    'Kernel BTF': {'kbtf', 'mbtf'},
+    'Kernel BTF': {'kbtf', 'kball', 'mbtf'},
 }
 HOLES = {
     'N': r'[0-9]+', 'H': r'[0-9]+', 'O+L': r'[0-9]+\+[0-9]+', 'X': r"[^' ]+",

@@ -37,6 +37,7 @@ ELF_HEADER = 64
 BTF_KIND_INT, BTF_KIND_PTR, BTF_KIND_ARRAY, BTF_KIND_STRUCT = 1, 2, 3, 4
 BTF_KIND_UNION, BTF_KIND_ENUM, BTF_KIND_FUNC, BTF_KIND_FUNC_PROTO = 5, 6, 12, 13
 BTF_KIND_VAR, BTF_KIND_DATASEC, BTF_KIND_DECL_TAG, BTF_KIND_ENUM64 = 14, 15, 17, 19
+BTF_KIND_CONST = 10
 
 
 class Elf:
@@ -597,6 +598,23 @@ def main():
         % (min(b.find(BTF_KIND_FUNC, n) for n in ('bpf_wq_set_callback',
                                                  'bpf_wq_set_callback_impl')),
            len(b.types) + 5), None)
+
+    # A parameter's pointer made PTR -> CONST -> PTR: no compiler makes
+    # it and the kernel refuses it, but libbpf's btf_dump (magic-kfunc
+    # list) recursed on it until it ran out of memory.
+    kb = bytearray(kraw)
+    b = Btf(kb, 0)
+    proto = b.types[b.find(BTF_KIND_FUNC, 'bpf_wq_set_callback')][4]
+    ptr = struct.unpack_from('<I', kb, b.types[proto][0] + 12 + 4)[0]
+    assert b.types[ptr][2] == BTF_KIND_PTR, 'the first parameter is not a pointer'
+    other = next(i for i, t in enumerate(b.types[1:], 1) if t[2] == BTF_KIND_PTR and i != ptr)
+    b.set_word(other, 1, BTF_KIND_CONST << 24)
+    b.set_word(other, 2, ptr)
+    b.set_word(ptr, 2, other)
+    # kball: through the library with check_all_types, as the tool reads it.
+    add('kbtf-ptr-const-cycle', 'kball', kb, 'EINVAL', 1,
+        'kernel BTF: BTF type [%d] refers back to itself (a cycle of pointers, modifiers, '
+        'typedefs, arrays or prototypes)' % min(ptr, other), None)
 
     with open(os.path.join(outdir, 'manifest'), 'w') as f:
         for c in cases:
