@@ -14,9 +14,11 @@
 #define _GNU_SOURCE /* asprintf, strchrnul */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <gelf.h>
 #include <limits.h>
 #include <libelf.h>
@@ -85,6 +87,8 @@ struct vm {
 	size_t *base;
 	char tmp[PATH_MAX];
 	int failed_expected;
+	char **shown;		/* safe() copies, freed with the rest */
+	size_t shown_cnt;
 };
 
 #define MODES 2	/* 0: through the library, 1: plain libbpf */
@@ -392,7 +396,16 @@ static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int ti
 	if (!pid) {
 		int out = open(k->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int err = open(k->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		sigset_t stops;
 
+		/* A process group of its own: stop_boots() stops it whole. */
+		setpgid(0, 0);
+		/* run_boots() blocks the stops around fork(): vm-run must see them. */
+		sigemptyset(&stops);
+		sigaddset(&stops, SIGINT);
+		sigaddset(&stops, SIGTERM);
+		sigaddset(&stops, SIGHUP);
+		sigprocmask(SIG_UNBLOCK, &stops, NULL);
 		if (out < 0 || err < 0)
 			_exit(126);
 		dup2(out, 1);
@@ -405,6 +418,8 @@ static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int ti
 		fprintf(stderr, "vm-run: %s: %s\n", argv[0], strerror(errno));
 		_exit(126);
 	}
+	if (pid > 0)
+		setpgid(pid, pid);
 	/* The strings asprintf made; the rest are borrowed. */
 	free(argv[0]);
 	for (o = 0; o < vm->obj_cnt; o++)
@@ -413,6 +428,69 @@ static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int ti
 		free(argv[8 + 2 * vm->obj_cnt + 2 * m]);
 	free(argv);
 	return pid;
+}
+
+/*
+ * A record's text as the guest wrote it: \xNN for each byte that is not
+ * printable ASCII and for the backslash (vm/guest.c). Malloc'd.
+ */
+static char *unescape(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		unsigned int c;
+
+		if (s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+		    isxdigit((unsigned char)s[3]) && sscanf(s + 2, "%2x", &c) == 1 && c) {
+			*o++ = (char)c;
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* "@cell OBJ PROGRAM MODE STATUS RETVAL": its cell, or NULL. */
+static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
+{
+	char *f[6], *save = NULL, *w, *name, *end;
+	unsigned long idx;
+	long long rv;
+	struct cell *c;
+	size_t p;
+	int n = 0, m;
+
+	for (w = strtok_r(fields, " ", &save); w && n < 6; w = strtok_r(NULL, " ", &save))
+		f[n++] = w;
+	if (n != 5)
+		return NULL;
+	errno = 0;
+	idx = strtoul(f[0], &end, 10);
+	if (*end || errno || idx >= vm->obj_cnt)
+		return NULL;
+	rv = strtoll(f[4], &end, 10);
+	if (*end || errno)
+		return NULL;
+	m = !strcmp(f[2], "mkf") ? 0 : 1;
+	name = unescape(f[1]);
+	if (!name)
+		return NULL;
+	for (p = 0; p < vm->objs[idx].prog_cnt; p++)
+		if (!strcmp(vm->objs[idx].progs[p].name, name))
+			break;
+	free(name);
+	if (p == vm->objs[idx].prog_cnt)
+		return NULL;
+	c = cell_at(vm, idx, p, m, ki);
+	c->retval = rv;
+	c->status = !strcmp(f[3], "ran") ? CELL_RAN :
+		    !strcmp(f[3], "loaded") ? CELL_LOADED : CELL_FAILED;
+	return c;
 }
 
 /* Read one boot's records into the cells. */
@@ -441,39 +519,23 @@ static void read_boot(struct vm *vm, size_t ki)
 			char *why = strstr(line, " unreadable ");
 
 			if (idx < vm->obj_cnt && why && !vm->objs[idx].error)
-				vm->objs[idx].error = strdup(why + 12);
+				vm->objs[idx].error = unescape(why + 12);
 		} else if (!strncmp(line, "@cell ", 6)) {
-			char name[512], mode[16], status[16];
-			unsigned long idx;
-			long long rv;
-
-			cur = NULL;
-			if (sscanf(line + 6, "%lu %511s %15s %15s %lld", &idx, name, mode, status, &rv) != 5 ||
-			    idx >= vm->obj_cnt)
-				continue;
-			m = !strcmp(mode, "mkf") ? 0 : 1;
-			for (p = 0; p < vm->objs[idx].prog_cnt; p++)
-				if (!strcmp(vm->objs[idx].progs[p].name, name))
-					break;
-			if (p == vm->objs[idx].prog_cnt)
-				continue;
-			cur = cell_at(vm, idx, p, m, ki);
-			cur->retval = rv;
-			cur->status = !strcmp(status, "ran") ? CELL_RAN :
-				      !strcmp(status, "loaded") ? CELL_LOADED : CELL_FAILED;
+			cur = cell_record(vm, ki, line + 6);
 		} else if (cur && !strncmp(line, "@reason ", 8)) {
 			free(cur->reason);
-			cur->reason = strdup(line + 8);
+			cur->reason = unescape(line + 8);
 		} else if (cur && !strncmp(line, "@note ", 6)) {
 			free(cur->note);
-			cur->note = strdup(line + 6);
+			cur->note = unescape(line + 6);
 		} else if (cur && !strncmp(line, "@log", 4)) {
-			char *l = NULL;
+			char *l = NULL, *text = unescape(line[4] ? line + 5 : "");
 
-			if (asprintf(&l, "%s%s\n", cur->log ? cur->log : "", line[4] ? line + 5 : "") >= 0) {
+			if (text && asprintf(&l, "%s%s\n", cur->log ? cur->log : "", text) >= 0) {
 				free(cur->log);
 				cur->log = l;
 			}
+			free(text);
 		} else if (!strcmp(line, "@end")) {
 			cur = NULL;
 		}
@@ -516,6 +578,55 @@ static void read_boot(struct vm *vm, size_t ki)
 	free(err);
 }
 
+/*
+ * S as the text and Markdown reports print it: names and messages come
+ * from the object and the guest, and no control character of theirs
+ * reaches the terminal (\xNN instead, as the guest sends them; so are
+ * bytes past ASCII). S itself when it has none.
+ */
+static const char *safe(struct vm *vm, const char *s)
+{
+	const unsigned char *p;
+	char *copy, *o, **v;
+	size_t bad = 0;
+
+	if (!s)
+		return NULL;
+	for (p = (const unsigned char *)s; *p; p++)
+		bad += *p < 0x20 || *p >= 0x7f;
+	if (!bad)
+		return s;
+	v = realloc(vm->shown, (vm->shown_cnt + 1) * sizeof(*v));
+	copy = malloc(strlen(s) + 3 * bad + 1);
+	if (!v || !copy) {
+		free(copy);
+		if (v)
+			vm->shown = v;
+		return "?";
+	}
+	vm->shown = v;
+	v[vm->shown_cnt++] = copy;
+	for (p = (const unsigned char *)s, o = copy; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f)
+			o += sprintf(o, "\\x%02x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	return copy;
+}
+
+/* Lines of TEXT, each made safe, after PREFIX. */
+static void put_safe_lines(struct vm *vm, FILE *f, const char *prefix, const char *text)
+{
+	char *copy = strdup(text ? text : ""), *line, *save = NULL;
+
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(f, "%s%s\n", prefix, safe(vm, line));
+	free(copy);
+}
+
 static void progress(struct vm *vm, size_t ki, size_t done)
 {
 	struct kernel *k = &vm->kernels[ki];
@@ -537,11 +648,80 @@ static void progress(struct vm *vm, size_t ki, size_t done)
 			}
 	if (none)
 		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s: no result: %s (%.1fs)\n", done,
-			vm->kernel_cnt, k->label, k->why ? k->why : "?", k->secs);
+			vm->kernel_cnt, safe(vm, k->label), k->why ? safe(vm, k->why) : "?", k->secs);
 	else
 		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s (%s): %d ran, %d loaded, %d failed "
-			"(%.1fs)\n", done, vm->kernel_cnt, k->label, k->release, ran, loaded, failed,
-			k->secs);
+			"(%.1fs)\n", done, vm->kernel_cnt, safe(vm, k->label), safe(vm, k->release),
+			ran, loaded, failed, k->secs);
+}
+
+/*
+ * Stopping vm (SIGINT, SIGTERM, SIGHUP) stops every boot it started:
+ * each vm-run runs in a process group of its own (the terminal's ^C
+ * reaches only this process), and gets SIGTERM here, which stops its
+ * QEMU and its KVM probe and removes its files (vm/vm-run). cmd_vm()
+ * then removes its own and dies of the same signal.
+ */
+static volatile sig_atomic_t stop_signal;
+static pid_t boot_groups[64];
+
+static void on_stop(int sig)
+{
+	size_t i;
+
+	stop_signal = sig;
+	for (i = 0; i < sizeof(boot_groups) / sizeof(boot_groups[0]); i++)
+		if (boot_groups[i] > 0)
+			kill(-boot_groups[i], SIGTERM);
+}
+
+static void catch_stops(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? on_stop : SIG_DFL };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * The boots still running, after stop_signal: told once (SIGTERM, in
+ * on_stop(), and again here for one started since), then waited for,
+ * killed after 20 s.
+ */
+static void stop_boots(struct vm *vm)
+{
+	double until = now() + 20;
+	bool told = false;
+	size_t i, left;
+	int status;
+
+	do {
+		left = 0;
+		for (i = 0; i < vm->kernel_cnt; i++) {
+			struct kernel *k = &vm->kernels[i];
+
+			if (k->pid <= 0)
+				continue;
+			if (waitpid(k->pid, &status, WNOHANG) == k->pid) {
+				k->pid = 0;
+				continue;
+			}
+			left++;
+			if (!told || now() >= until)
+				kill(-k->pid, told ? SIGKILL : SIGTERM);
+		}
+		told = true;
+		if (left) {
+			struct timespec ts = { 0, 100000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	} while (left);
 }
 
 static int run_boots(struct vm *vm, int jobs, int timeout)
@@ -557,17 +737,32 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 		free(start);
 		return cli_error(vm->cli, "%s", strerror(ENOMEM));
 	}
-	while (done < vm->kernel_cnt) {
+	while (done < vm->kernel_cnt && !stop_signal) {
 		int status;
 		pid_t pid;
 
-		while (running < (size_t)jobs && next < vm->kernel_cnt) {
+		while (running < (size_t)jobs && next < vm->kernel_cnt && !stop_signal) {
 			struct kernel *k = &vm->kernels[next];
+			sigset_t block, old;
 
 			snprintf(k->out_path, sizeof(k->out_path), "%s/boot%zu.out", vm->tmp, next);
 			snprintf(k->err_path, sizeof(k->err_path), "%s/boot%zu.err", vm->tmp, next);
 			start[next] = now();
+			/* Known to on_stop() before a stop can come. */
+			sigemptyset(&block);
+			sigaddset(&block, SIGINT);
+			sigaddset(&block, SIGTERM);
+			sigaddset(&block, SIGHUP);
+			sigprocmask(SIG_BLOCK, &block, &old);
 			k->pid = start_boot(vm, k, cmd, timeout);
+			for (i = 0; k->pid > 0 && i < sizeof(boot_groups) / sizeof(boot_groups[0]);
+			     i++) {
+				if (!boot_groups[i]) {
+					boot_groups[i] = k->pid;
+					break;
+				}
+			}
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			if (k->pid < 0) {
 				k->rc = -1;
 				k->why = strdup(strerror(errno));
@@ -588,9 +783,13 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 		}
 		for (i = 0; i < vm->kernel_cnt; i++) {
 			struct kernel *k = &vm->kernels[i];
+			size_t g;
 
 			if (k->pid != pid)
 				continue;
+			for (g = 0; g < sizeof(boot_groups) / sizeof(boot_groups[0]); g++)
+				if (boot_groups[g] == pid)
+					boot_groups[g] = 0;
 			k->pid = 0;
 			k->secs = now() - start[i];
 			k->rc = WIFEXITED(status) ? WEXITSTATUS(status) : 125;
@@ -601,12 +800,15 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 				progress(vm, i, done);
 		}
 	}
+	if (stop_signal)
+		stop_boots(vm);
 	free(cmd);
 	free(start);
 	return 0;
 }
 
 /* --- vm: the reports ---------------------------------------------------- */
+
 
 static const char *status_name(enum cell_status s)
 {
@@ -686,30 +888,24 @@ static void print_notes(struct vm *vm, FILE *f, bool md)
 
 					if (!c->footnote || !mode_on(vm, m))
 						continue;
-					why = c->status == CELL_LOADED ? c->note : c->reason;
+					why = safe(vm, c->status == CELL_LOADED ? c->note : c->reason);
 					if (md)
 						fprintf(f, "%d. `%s`, %s, %s: %s%s%s\n", c->footnote,
-							vm->objs[o].progs[p].name, mode_name[m],
-							vm->kernels[k].label,
+							safe(vm, vm->objs[o].progs[p].name), mode_name[m],
+							safe(vm, vm->kernels[k].label),
 							c->status == CELL_NONE ? "no result: " : "`",
 							why ? why : "no message",
 							c->status == CELL_NONE ? "" : "`");
 					else
 						fprintf(f, "[%d] %s, %s, %s: %s%s\n", c->footnote,
-							vm->objs[o].progs[p].name, mode_name[m],
-							vm->kernels[k].label,
+							safe(vm, vm->objs[o].progs[p].name), mode_name[m],
+							safe(vm, vm->kernels[k].label),
 							c->status == CELL_NONE ? "no result: " : "",
 							why ? why : "no message");
 					if (vm->cli->debug && c->log) {
-						const char *s = c->log, *nl;
-
 						if (md)
 							fputs("\n   ```\n", f);
-						while (*s) {
-							nl = strchrnul(s, '\n');
-							fprintf(f, "    %.*s\n", (int)(nl - s), s);
-							s = *nl ? nl + 1 : nl;
-						}
+						put_safe_lines(vm, f, "    ", c->log);
 						if (md)
 							fputs("   ```\n", f);
 					}
@@ -736,8 +932,8 @@ static int report_text(struct vm *vm)
 	for (k = 0; k < vm->kernel_cnt; k++) {
 		struct kernel *kn = &vm->kernels[k];
 		char secs[32];
-		const char *r[4] = { kn->label, kn->release, secs,
-				     kn->why ? kn->why : "booted" };
+		const char *r[4] = { safe(vm, kn->label), safe(vm, kn->release), secs,
+				     kn->why ? safe(vm, kn->why) : "booted" };
 
 		snprintf(secs, sizeof(secs), "%.1fs", kn->secs);
 		if (table_add(t, r))
@@ -747,26 +943,31 @@ static int report_text(struct vm *vm)
 	table_free(t);
 	t = NULL;
 	for (k = 0; k < vm->kernel_cnt; k++)
-		if (vm->kernels[k].module_report)
-			fprintf(f, "  %s modules: %s", vm->kernels[k].label, vm->kernels[k].module_report);
+		if (vm->kernels[k].module_report) {
+			char prefix[256];
+
+			snprintf(prefix, sizeof(prefix), "  %s modules: ",
+				 safe(vm, vm->kernels[k].label));
+			put_safe_lines(vm, f, prefix, vm->kernels[k].module_report);
+		}
 	for (o = 0; o < vm->obj_cnt; o++) {
-		fprintf(f, "\n%s\n", vm->objs[o].path);
+		fprintf(f, "\n%s\n", safe(vm, vm->objs[o].path));
 		if (vm->objs[o].error)
-			fprintf(f, "  the guest could not read it: %s\n", vm->objs[o].error);
+			fprintf(f, "  the guest could not read it: %s\n", safe(vm, vm->objs[o].error));
 		t = table_new(ncols);
 		if (!t)
 			goto nomem;
 		row[0] = "PROGRAM";
 		row[1] = "MODE";
 		for (k = 0; k < vm->kernel_cnt; k++)
-			row[2 + k] = vm->kernels[k].label;
+			row[2 + k] = safe(vm, vm->kernels[k].label);
 		if (table_add(t, row))
 			goto nomem;
 		for (p = 0; p < vm->objs[o].prog_cnt; p++)
 			for (m = 0; m < MODES; m++) {
 				if (!mode_on(vm, m))
 					continue;
-				row[0] = vm->objs[o].progs[p].name;
+				row[0] = safe(vm, vm->objs[o].progs[p].name);
 				row[1] = mode_name[m];
 				for (k = 0; k < vm->kernel_cnt; k++) {
 					cell_text(vm, cell_at(vm, o, p, m, k), m, bufs[k], sizeof(bufs[k]));
@@ -804,12 +1005,14 @@ static void report_markdown(struct vm *vm)
 
 	fprintf(f, "| kernel | release | boot |\n|---|---|---|\n");
 	for (k = 0; k < vm->kernel_cnt; k++)
-		fprintf(f, "| %s | %s | %s (%.1fs) |\n", vm->kernels[k].label, vm->kernels[k].release,
-			vm->kernels[k].why ? vm->kernels[k].why : "booted", vm->kernels[k].secs);
+		fprintf(f, "| %s | %s | %s (%.1fs) |\n", safe(vm, vm->kernels[k].label),
+			safe(vm, vm->kernels[k].release),
+			vm->kernels[k].why ? safe(vm, vm->kernels[k].why) : "booted",
+			vm->kernels[k].secs);
 	for (o = 0; o < vm->obj_cnt; o++) {
-		fprintf(f, "\n## %s\n\n| program | mode |", base_name(vm->objs[o].path));
+		fprintf(f, "\n## %s\n\n| program | mode |", safe(vm, base_name(vm->objs[o].path)));
 		for (k = 0; k < vm->kernel_cnt; k++)
-			fprintf(f, " %s |", vm->kernels[k].label);
+			fprintf(f, " %s |", safe(vm, vm->kernels[k].label));
 		fprintf(f, "\n|---|---|");
 		for (k = 0; k < vm->kernel_cnt; k++)
 			fprintf(f, "---|");
@@ -818,7 +1021,7 @@ static void report_markdown(struct vm *vm)
 			for (m = 0; m < MODES; m++) {
 				if (!mode_on(vm, m))
 					continue;
-				fprintf(f, "| `%s` | %s |", vm->objs[o].progs[p].name,
+				fprintf(f, "| `%s` | %s |", safe(vm, vm->objs[o].progs[p].name),
 					m == 0 ? "libmagic-kfunc" : "plain libbpf");
 				for (k = 0; k < vm->kernel_cnt; k++) {
 					cell_text(vm, cell_at(vm, o, p, m, k), m, buf, sizeof(buf));
@@ -943,6 +1146,9 @@ static void vm_free(struct vm *vm)
 	}
 	free(vm->kernels);
 	free(vm->base);
+	for (i = 0; i < vm->shown_cnt; i++)
+		free(vm->shown[i]);
+	free(vm->shown);
 	if (vm->tmp[0]) {
 		char path[PATH_MAX + 32];
 
@@ -1032,6 +1238,8 @@ int cmd_vm(struct cli *cli)
 		goto out;
 	}
 
+	/* From here on, a stop removes what vm made and stops what it started. */
+	catch_stops(true);
 	/* The objects, under names the initramfs takes. */
 	snprintf(vm.tmp, sizeof(vm.tmp), "%s/magic-kfunc-vm.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -1056,7 +1264,7 @@ int cmd_vm(struct cli *cli)
 		jobs = n > 0 ? (int)n : 1;
 	}
 	ret = run_boots(&vm, jobs, cli->timeout > 0 ? cli->timeout : 120);
-	if (ret)
+	if (ret || stop_signal)
 		goto out;
 	number_notes(&vm);
 	if (cli->jw)
@@ -1071,5 +1279,14 @@ out:
 	free(ids);
 	free(entries);
 	vm_free(&vm);
+	if (stop_signal) {
+		int sig = stop_signal;
+
+		catch_stops(false);
+		fprintf(stderr, "magic-kfunc: vm: stopped by %s; every boot stopped\n",
+			strsignal(sig));
+		raise(sig);
+	}
+	catch_stops(false);
 	return ret;
 }

@@ -14,6 +14,12 @@
  *                           (with -v only: a verifier log can be long)
  *   @end
  *
+ * PROGRAM and TEXT come from the object (its names, and messages that
+ * quote them): every byte of them that is not printable ASCII, and the
+ * backslash, is written as \xNN, and so is a space in PROGRAM. A record
+ * is one line whatever the object says, and PROGRAM one word: no name
+ * can pose as a record of another program.
+ *
  * STATUS is "ran" (RETVAL the program's return value), "loaded" (its
  * type has no test run, or the run failed: see @note) or "failed".
  * Runs only inside a magic-kfunc test guest: the guard refuses anywhere
@@ -140,13 +146,38 @@ static enum run_input run_input(enum bpf_prog_type type)
 	}
 }
 
+/* N bytes of S, escaped as the records need (see the top of this file). */
+static void put_escaped(const char *s, size_t n, bool word)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\' || (word && c == ' '))
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
+/* One record line: TAG, then TEXT escaped (a single word if WORD). */
+static void put_record(const char *tag, const char *text, bool word)
+{
+	printf("%s ", tag);
+	put_escaped(text, strlen(text), word);
+	putchar('\n');
+}
+
 static void put_lines(const char *tag, const char *text)
 {
 	const char *p = text, *nl;
 
 	while (*p) {
 		nl = strchrnul(p, '\n');
-		printf("%s %.*s\n", tag, (int)(nl - p), p);
+		printf("%s ", tag);
+		put_escaped(p, (size_t)(nl - p), false);
+		putchar('\n');
 		p = *nl ? nl + 1 : nl;
 	}
 }
@@ -242,12 +273,13 @@ out:
 		fclose(all);
 		all = NULL;
 	}
-	printf("@cell %d %s %s %s %lld\n", idx, prog_name, library ? "mkf" : "libbpf", status,
-	       retval);
+	printf("@cell %d ", idx);
+	put_escaped(prog_name, strlen(prog_name), true);
+	printf(" %s %s %lld\n", library ? "mkf" : "libbpf", status, retval);
 	if (reason[0])
-		printf("@reason %s\n", reason);
+		put_record("@reason", reason, false);
 	if (note[0])
-		printf("@note %s\n", note);
+		put_record("@note", note, false);
 	if (log)
 		put_lines("@log", log);
 	printf("@end\n");
@@ -287,7 +319,10 @@ int main(int argc, char **argv)
 		struct bpf_program *p;
 
 		if (!obj) {
-			printf("@object %d unreadable %s\n", idx, strerror(errno));
+			char tag[64];
+
+			snprintf(tag, sizeof(tag), "@object %d unreadable", idx);
+			put_record(tag, strerror(errno), false);
 			continue;
 		}
 		bpf_object__for_each_program(p, obj) {

@@ -11,9 +11,11 @@
 #include <stdbool.h>
 
 /*
- * Exit with status 2 unless this is a magic-kfunc test guest: the kernel
- * command line carries mkf.guest=1 (only vm/vm-run sets it) and the
- * root file system is the initramfs.
+ * Exit with status 2 unless this is a magic-kfunc test guest: the
+ * kernel's own command line carries mkf.guest=1 and mkf.nonce=N (only
+ * vm/vm-run sets them, N new for each boot), the root file system is
+ * the initramfs, and it holds /etc/mkf-guest with the same N (only
+ * vm/mkinitramfs --nonce writes it).
  */
 void guest_require(const char *prog);
 
