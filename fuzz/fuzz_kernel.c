@@ -2,9 +2,13 @@
 /*
  * libFuzzer target over the kernel side: the input is a raw .BTF blob
  * taken as the target kernel's vmlinux BTF (btf__new() +
- * mkf_kernel__new()), and the unit objects tests/bpf builds are planned and
- * rewritten against it. Every few inputs the blob goes through the file
+ * mkf_kernel__new()), and one of the unit objects tests/bpf builds
+ * (which one: the input's size, as the header leaves no byte free) is
+ * planned and rewritten against it. Every few inputs the blob goes through the file
  * loader (mkf_kernel__load()) too.
+ *
+ * MKF_FUZZ_WRITE_SEEDS=DIR: write the raw BTF of every fixture kernel
+ * (tests/unit/fixtures.c) to DIR as seeds, and exit.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include <unistd.h>
 
 #include "magic_kfunc.h"
+#include "fixtures.h"
 #include "fuzz_common.h"
 
 #ifndef MKF_FUZZ_OBJDIR
@@ -28,6 +33,30 @@ static size_t obj_sz[NOBJS];
 static char tmp_path[] = "/tmp/mkf-fuzz-kernel.XXXXXX";
 static int tmp_fd = -1;
 
+static void write_seeds(const char *dir)
+{
+	static const enum fx_era eras[] = {
+		FX_612_DEB12, FX_616, FX_617, FX_618, FX_70, FX_73, FX_PATCHED_612, FX_OLD_PAHOLE,
+	};
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
+		struct btf *btf = fx_kernel(eras[i]);
+		const void *raw;
+		__u32 n;
+		FILE *f;
+
+		raw = btf ? btf__raw_data(btf, &n) : NULL;
+		snprintf(path, sizeof(path), "%s/fixture-%zu.btf", dir, i);
+		f = raw ? fopen(path, "wb") : NULL;
+		if (!f || fwrite(raw, 1, n, f) != n || fclose(f))
+			abort();
+		btf__free(btf);
+	}
+	exit(0);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *dir = getenv("MKF_FUZZ_OBJDIR") ?: MKF_FUZZ_OBJDIR;
@@ -38,6 +67,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	mkf_set_print(quiet);
 	libbpf_set_print(quiet);
+	if (getenv("MKF_FUZZ_WRITE_SEEDS"))
+		write_seeds(getenv("MKF_FUZZ_WRITE_SEEDS"));
 	for (i = 0; i < NOBJS; i++) {
 		FILE *f;
 		long n;
@@ -61,21 +92,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void plan_all(const struct mkf_kernel *k)
+static void plan_one(const struct mkf_kernel *k, size_t i)
 {
-	size_t i;
+	struct mkf_plan *plan = mkf_plan__compute(objs[i], obj_sz[i], k, NULL);
+	void *out = NULL;
+	size_t out_sz = 0;
 
-	for (i = 0; i < NOBJS; i++) {
-		struct mkf_plan *plan = mkf_plan__compute(objs[i], obj_sz[i], k, NULL);
-		void *out = NULL;
-		size_t out_sz = 0;
-
-		if (!plan)
-			continue;
-		if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz, NULL))
-			free(out);
-		mkf_plan__free(plan);
-	}
+	if (!plan)
+		return;
+	if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz, NULL))
+		free(out);
+	mkf_plan__free(plan);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	k = mkf_kernel__new(btf);
 	if (k)
-		plan_all(k);
+		plan_one(k, size % NOBJS);
 	mkf_kernel__free(k);
 	btf__free(btf);
 
