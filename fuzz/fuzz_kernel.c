@@ -30,7 +30,7 @@ static const char *const names[] = {
 #define NOBJS (sizeof(names) / sizeof(names[0]))
 static void *objs[NOBJS];
 static size_t obj_sz[NOBJS];
-static char tmp_path[] = "/tmp/mkf-fuzz-kernel.XXXXXX";
+static char tmp_path[64];
 static int tmp_fd = -1;
 
 static void write_seeds(const char *dir)
@@ -85,6 +85,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			abort();
 		fclose(f);
 	}
+	/* On tmpfs where there is one: one input in 16 is written. */
+	snprintf(tmp_path, sizeof(tmp_path), "%s/mkf-fuzz-kernel.XXXXXX",
+		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
 	tmp_fd = mkstemp(tmp_path);
 	if (tmp_fd < 0)
 		abort();
