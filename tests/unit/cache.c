@@ -572,13 +572,16 @@ static void test_key_holds(void)
 
 static char self_exe[4096];
 
+/* A regular file's bytes (malloc'd), or NULL. */
 static char *slurp(const char *path, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	long len = -1;
+	struct stat st;
 
-	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))
+	if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && !fseek(f, 0, SEEK_END) &&
+	    (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))
 		buf = malloc((size_t)len + 1);
 	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
 		free(buf);
@@ -588,6 +591,21 @@ static char *slurp(const char *path, size_t *n)
 		fclose(f);
 	*n = buf ? (size_t)len : 0;
 	return buf;
+}
+
+/* FROM copied to TO with MODE; 0 or -1. */
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	size_t n;
+	char *buf = slurp(from, &n);
+	int fd = buf ? open(to, O_WRONLY | O_CREAT | O_TRUNC, mode) : -1, err = -1;
+
+	if (fd >= 0 && write(fd, buf, n) == (ssize_t)n && !fchmod(fd, mode))
+		err = 0;
+	if (fd >= 0 && close(fd))
+		err = -1;
+	free(buf);
+	return err;
 }
 
 /*
@@ -1025,10 +1043,26 @@ static void test_other_user(void)
 		t_skip("a second user", "not root, or setpriv --reuid=65534 does not run: %s", out);
 		return;
 	}
+	/*
+	 * The second user must reach the fixtures, the objects and this
+	 * program: tmpdir becomes 0755, and gets copies of them (the build
+	 * directory may be closed to others, as scripts/check-sanitizers's).
+	 */
+	chmod(tmpdir, 0755);
 	obj_path("unit_wq_new", path, sizeof(path));
 	obj_path("unit_list", other, sizeof(other));
-	/* The second user must reach the fixtures: tmpdir becomes 0755. */
-	chmod(tmpdir, 0755);
+	snprintf(shared, sizeof(shared), "%s/unit_wq_new.bpf.o", tmpdir);
+	snprintf(victim, sizeof(victim), "%s/unit_list.bpf.o", tmpdir);
+	snprintf(own, sizeof(own), "%s/cache-test", tmpdir);
+	if (copy_file(path, shared, 0644) || copy_file(other, victim, 0644) ||
+	    copy_file(self_exe, own, 0755)) {
+		t_fail("a second user", "cannot copy the objects and this program to %s: %s",
+		       tmpdir, strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s", shared);
+	snprintf(other, sizeof(other), "%s", victim);
+	snprintf(self_exe, sizeof(self_exe), "%s", own);
 	snprintf(shared, sizeof(shared), "%s/shared", tmpdir);
 	snprintf(victim, sizeof(victim), "%s/victim", tmpdir);
 	snprintf(own, sizeof(own), "%s/own", tmpdir);
@@ -1128,7 +1162,7 @@ static void test_other_user(void)
 		!rc && sscanf(out, "%255s", name) == 1 && !strstr(fifo, name),
 		"exit %d: %s (root's: %s)", rc, out, fifo);
 	snprintf(entry, sizeof(entry), "%s/%s", theirs, name);
-	obuf = slurp(other, &on);
+	obuf = name[0] ? slurp(other, &on) : NULL;
 	t_check("other user: its entry's rewrite replaced by another object",
 		obuf && !forge(entry, NULL, 0, obuf, on), "errno %d", errno);
 	free(obuf);
