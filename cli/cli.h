@@ -35,6 +35,13 @@ struct cli {
 	size_t module_btf_cnt;
 	const char **kernel_dir;
 	size_t kernel_dir_cnt;
+	/*
+	 * The files the library reads instead, where btf[i] or
+	 * module_btf[i] is "-" or a pipe: a copy in a memory file
+	 * ("/proc/self/fd/N"), made by cli_kernel_inputs(); else NULL.
+	 */
+	char **btf_copy;
+	char **module_btf_copy;
 
 	/* rewrite */
 	const char *output;

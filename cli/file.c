@@ -77,8 +77,10 @@ out:
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t sz)
+int write_all(int fd, const void *data, size_t sz)
 {
+	const char *buf = data;
+
 	while (sz) {
 		ssize_t n = write(fd, buf, sz);
 

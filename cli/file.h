@@ -10,6 +10,9 @@
 /* Read a whole file into *buf (free(3) it); "-" is standard input. 0 or negative errno. */
 int read_file(const char *path, void **buf, size_t *sz);
 
+/* Write all of buf to fd (retrying short writes). 0 or negative errno. */
+int write_all(int fd, const void *buf, size_t sz);
+
 /*
  * Replace path with buf[0..sz) atomically: write a temporary file in
  * the same directory, fsync it, rename it over path, fsync the

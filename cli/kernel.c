@@ -3,28 +3,145 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "kernel.h"
 #include "log.h"
 
+/* Whether arg is read from a stream the library cannot seek in. */
+static bool is_stream(const char *arg)
+{
+	struct stat st;
+
+	if (!strcmp(arg, "-"))
+		return true;
+	/* A file that cannot be read is for the library to report. */
+	return !stat(arg, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+/* Copy the stream arg into a memory file, named by *copy. */
+static int copy_stream(struct cli *cli, const char *arg, char **copy)
+{
+	const char *shown = strcmp(arg, "-") ? arg : "standard input";
+	void *buf = NULL;
+	size_t sz = 0;
+	int err, fd = -1;
+
+	err = read_file(arg, &buf, &sz);
+	if (err)
+		return cli_error(cli, "cannot read the kernel's BTF from %s: %s", shown,
+				 strerror(-err));
+	fd = memfd_create("magic-kfunc-btf", MFD_CLOEXEC);
+	if (fd < 0 || write_all(fd, buf, sz) || asprintf(copy, "/proc/self/fd/%d", fd) < 0) {
+		err = errno;
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		*copy = NULL;
+		return cli_error(cli, "cannot keep the kernel's BTF from %s: %s", shown,
+				 strerror(err));
+	}
+	/* The descriptor stays open: the copy lives as long as the command. */
+	free(buf);
+	return 0;
+}
+
+static int copy_streams(struct cli *cli, const char **args, size_t cnt, char ***copies)
+{
+	size_t i;
+	int ret;
+
+	if (!cnt)
+		return 0;
+	*copies = calloc(cnt, sizeof(**copies));
+	if (!*copies)
+		return cli_error(cli, "%s", strerror(ENOMEM));
+	for (i = 0; i < cnt; i++) {
+		if (!is_stream(args[i]))
+			continue;
+		ret = copy_stream(cli, args[i], &(*copies)[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static size_t count_stdin(const char **args, size_t cnt)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cnt; i++)
+		n += !strcmp(args[i], "-");
+	return n;
+}
+
+int cli_kernel_inputs(struct cli *cli)
+{
+	size_t n = count_stdin(cli->btf, cli->btf_cnt) +
+		   count_stdin(cli->module_btf, cli->module_btf_cnt) +
+		   count_stdin((const char **)cli->argv, (size_t)cli->argc);
+	int ret;
+
+	if (n > 1)
+		return cli_usage_error(cli, "standard input (-) can be read only once");
+	ret = copy_streams(cli, cli->btf, cli->btf_cnt, &cli->btf_copy);
+	if (!ret)
+		ret = copy_streams(cli, cli->module_btf, cli->module_btf_cnt,
+				   &cli->module_btf_copy);
+	return ret;
+}
+
+void cli_kernel_inputs_free(struct cli *cli)
+{
+	size_t i;
+
+	for (i = 0; cli->btf_copy && i < cli->btf_cnt; i++)
+		free(cli->btf_copy[i]);
+	for (i = 0; cli->module_btf_copy && i < cli->module_btf_cnt; i++)
+		free(cli->module_btf_copy[i]);
+	free(cli->btf_copy);
+	free(cli->module_btf_copy);
+}
+
+/* The file the library reads for the argument args[i]. */
+static const char *input_file(const char **args, char **copies, size_t i)
+{
+	return copies && copies[i] ? copies[i] : args[i];
+}
+
 struct mkf_kernel *cli_kernel_load(struct cli *cli)
 {
-	const char *vmlinux = cli->btf_cnt ? cli->btf[0] : NULL;
+	const char *vmlinux = cli->btf_cnt ? input_file(cli->btf, cli->btf_copy, 0) : NULL;
+	const char *shown = cli->btf_cnt ? cli->btf[0] : NULL;
+	const char **modules = cli->module_btf;
 	struct mkf_kernel *k;
 	char why[512];
+	size_t i;
 
 	/*
 	 * Module files on top of the running kernel's vmlinux: the library
 	 * takes module paths only with an explicit vmlinux path.
 	 */
 	if (!vmlinux && cli->module_btf_cnt)
-		vmlinux = RUNNING_BTF_DIR "/vmlinux";
+		vmlinux = shown = RUNNING_BTF_DIR "/vmlinux";
+	if (cli->module_btf_copy) {
+		modules = calloc(cli->module_btf_cnt, sizeof(*modules));
+		if (!modules) {
+			cli_error(cli, "%s", strerror(ENOMEM));
+			return NULL;
+		}
+		for (i = 0; i < cli->module_btf_cnt; i++)
+			modules[i] = input_file(cli->module_btf, cli->module_btf_copy, i);
+	}
 	MKF_OPTS(mkf_kernel_opts, opts,
 		 .vmlinux_path = vmlinux,
-		 .module_paths = cli->module_btf,
+		 .module_paths = modules,
 		 .module_cnt = cli->module_btf_cnt,
 		 .err_buf = why,
 		 .err_buf_sz = sizeof(why),
@@ -35,9 +152,11 @@ struct mkf_kernel *cli_kernel_load(struct cli *cli)
 	/* Warnings of a load that works (a module that vanished) reach
 	 * stderr through the print callback. */
 	k = mkf_kernel__load(&opts);
+	if (modules != cli->module_btf)
+		free(modules);
 	if (!k)
-		cli_error(cli, "cannot load the kernel's BTF (%s): %s",
-			  vmlinux ? vmlinux : RUNNING_BTF_DIR, why);
+		cli_error(cli, "cannot load the kernel's BTF (%s): %s", shown ? shown : RUNNING_BTF_DIR,
+			  why);
 	return k;
 }
 
@@ -166,7 +285,9 @@ int cli_kernel_specs(struct cli *cli, struct kernel_spec **specs, size_t *cnt)
 	*specs = NULL;
 	*cnt = 0;
 	for (i = 0; i < cli->btf_cnt; i++) {
-		if (add_spec(specs, cnt, NULL, cli->btf[i]))
+		/* A copied stream keeps its argument as its label. */
+		if (add_spec(specs, cnt, cli->btf_copy && cli->btf_copy[i] ? cli->btf[i] : NULL,
+			     input_file(cli->btf, cli->btf_copy, i)))
 			return cli_error(cli, "%s", strerror(ENOMEM));
 	}
 	for (i = 0; i < cli->kernel_dir_cnt; i++) {

@@ -21,6 +21,16 @@ struct kernel_spec {
 };
 
 /*
+ * Make every --btf and --module-btf readable by the library, which
+ * seeks in the files it parses: "-" (standard input) and pipes (a
+ * shell's <(...)) are copied into memory files first. Standard input
+ * can be read once only, by one of these or by an object argument.
+ * 0 or an exit code (the CLI error set).
+ */
+int cli_kernel_inputs(struct cli *cli);
+void cli_kernel_inputs_free(struct cli *cli);
+
+/*
  * Load the kernel selected by the options (at most one --btf). On
  * failure sets the CLI error and returns NULL.
  */

@@ -22,6 +22,7 @@
 #include <magic_kfunc.h>
 
 #include "cli.h"
+#include "kernel.h"
 #include "cli/magic-kfunc.help.h"
 #include "log.h"
 
@@ -385,6 +386,8 @@ int main(int argc, char **argv)
 		}
 		if (!ret)
 			ret = check_usage(&cli, id, cmds[id].name);
+		if (!ret)
+			ret = cli_kernel_inputs(&cli);
 		if (ret) {
 			/* usage error */
 		} else if (id == CMD_HELP) {
@@ -430,6 +433,7 @@ int main(int argc, char **argv)
 
 	free(cli.error);
 	free(words);
+	cli_kernel_inputs_free(&cli);
 	free(cli.btf);
 	free(cli.module_btf);
 	free(cli.kernel_dir);
