@@ -44,6 +44,7 @@ struct cell {
 	char *reason;		/* failed: the decisive line; none: why no result */
 	char *note;		/* loaded: why it did not run */
 	char *log;		/* with -d: every message */
+	char *decided;		/* MKF_VM_WHOLE=1: "whole", "same-bytes"; NULL: alone */
 	int footnote;
 };
 
@@ -79,6 +80,13 @@ struct vm {
 	struct cli *cli;
 	struct vm_paths paths;
 	bool lib, plain;
+	/*
+	 * MKF_VM_WHOLE=1: the guest loads each object whole first (-w,
+	 * vm/guest.c), for large corpora (tests/corpus/); MKF_VM_MEM: the
+	 * guest's memory in MiB, for many objects at once.
+	 */
+	bool whole;
+	const char *mem;
 	struct object *objs;
 	size_t obj_cnt;
 	struct kernel *kernels;
@@ -350,9 +358,9 @@ static char *guest_cmd(const struct vm *vm)
 		     "for m in /mkf/modules/*.ko; do [ -f \"$m\" ] || continue; "
 		     "if insmod \"$m\" 2> /tmp/insmod.err; then echo \"@module ${m##*/} loaded\"; "
 		     "else echo \"@module ${m##*/} failed $(head -n 1 /tmp/insmod.err)\"; fi; done; "
-		     "./mkf-vm-guest %s%s%s",
-		     vm->cli->debug ? "-v " : "", vm->lib && vm->plain ? "both" : vm->lib ? "mkf" : "libbpf",
-		     objs) < 0)
+		     "./mkf-vm-guest %s%s%s%s",
+		     vm->cli->debug ? "-v " : "", vm->whole ? "-w " : "",
+		     vm->lib && vm->plain ? "both" : vm->lib ? "mkf" : "libbpf", objs) < 0)
 		cmd = NULL;
 	free(objs);
 	return cmd;
@@ -361,7 +369,7 @@ static char *guest_cmd(const struct vm *vm)
 static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int timeout)
 {
 	char tbuf[32], **argv;
-	size_t n = 0, o, m, cap = 12 + 2 * (vm->obj_cnt + k->module_cnt);
+	size_t n = 0, o, m, cap = 14 + 2 * (vm->obj_cnt + k->module_cnt);
 	pid_t pid;
 
 	argv = calloc(cap, sizeof(*argv));
@@ -390,6 +398,10 @@ static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int ti
 	}
 	argv[n++] = "--cmd";
 	argv[n++] = (char *)cmd;
+	if (vm->mem) {
+		argv[n++] = "--mem";
+		argv[n++] = (char *)vm->mem;
+	}
 	argv[n] = NULL;
 
 	pid = fork();
@@ -525,6 +537,9 @@ static void read_boot(struct vm *vm, size_t ki)
 		} else if (cur && !strncmp(line, "@reason ", 8)) {
 			free(cur->reason);
 			cur->reason = unescape(line + 8);
+		} else if (cur && !strncmp(line, "@decided ", 9)) {
+			free(cur->decided);
+			cur->decided = unescape(line + 9);
 		} else if (cur && !strncmp(line, "@note ", 6)) {
 			free(cur->note);
 			cur->note = unescape(line + 6);
@@ -1066,6 +1081,8 @@ static void report_json(struct vm *vm)
 	for (o = 0; o < vm->obj_cnt; o++) {
 		jw_start_object(jw);
 		jw_string_field(jw, "object", vm->objs[o].path);
+		/* The guest could not read it (libbpf's open failed): no cells. */
+		jw_string_field(jw, "error", vm->objs[o].error);
 		jw_name(jw, "programs");
 		jw_start_array(jw);
 		for (p = 0; p < vm->objs[o].prog_cnt; p++) {
@@ -1092,6 +1109,9 @@ static void report_json(struct vm *vm)
 						jw_null(jw);
 					jw_string_field(jw, "reason", c->status == CELL_LOADED ? c->note :
 							c->status == CELL_RAN ? NULL : c->reason);
+					if (vm->whole)
+						jw_string_field(jw, "decided",
+								c->decided ? c->decided : "alone");
 					if (vm->cli->debug)
 						jw_string_field(jw, "log", c->log);
 					jw_end_object(jw);
@@ -1117,6 +1137,7 @@ static void vm_free(struct vm *vm)
 		free(vm->cells[i].reason);
 		free(vm->cells[i].note);
 		free(vm->cells[i].log);
+		free(vm->cells[i].decided);
 	}
 	free(vm->cells);
 	for (i = 0; i < vm->obj_cnt; i++) {
@@ -1178,6 +1199,11 @@ int cmd_vm(struct cli *cli)
 	} else {
 		return cli_usage_error(cli, "vm: --mode is mkf, libbpf or both, not '%s'", cli->mode);
 	}
+
+	vm.whole = getenv("MKF_VM_WHOLE") && !strcmp(getenv("MKF_VM_WHOLE"), "1");
+	vm.mem = getenv("MKF_VM_MEM") && *getenv("MKF_VM_MEM") ? getenv("MKF_VM_MEM") : NULL;
+	if (vm.mem && strspn(vm.mem, "0123456789") != strlen(vm.mem))
+		return cli_usage_error(cli, "vm: MKF_VM_MEM is a number of MiB, not '%s'", vm.mem);
 
 	ret = find_paths(cli, &vm.paths);
 	if (ret)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * mkf-vm-guest [-v] {mkf|libbpf|both} OBJ...: the guest side of
+ * mkf-vm-guest [-v] [-w] {mkf|libbpf|both} OBJ...: the guest side of
  * "magic-kfunc vm". For every program of every object, and for each
  * mode asked (through libmagic-kfunc, through plain libbpf), open the
  * object afresh with only that program to load, load it, and run it
@@ -12,7 +12,17 @@
  *   @note TEXT              the test run's failure, when it failed
  *   @log TEXT               every message of libbpf and the library
  *                           (with -v only: a verifier log can be long)
+ *   @decided HOW            with -w, how the cell was decided (below)
  *   @end
+ *
+ * -w (for large corpora, tests/corpus/): each object is first opened
+ * and loaded whole, every program at once, and each program then run
+ * in turn; only when that load fails is every program loaded alone
+ * (HOW "whole" for cells decided by the whole load or by an open that
+ * failed, which no choice of program changes). And a library cell
+ * whose open handed libbpf the object's own bytes under the name
+ * plain libbpf gives it is plain libbpf's cell (HOW "same-bytes"):
+ * libbpf then does for both exactly the same thing.
  *
  * PROGRAM and TEXT come from the object (its names, and messages that
  * quote them): every byte of them that is not printable ASCII, and the
@@ -27,6 +37,7 @@
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,16 +203,67 @@ static struct bpf_object *open_obj(const char *path, bool library, char *err, si
 	return bpf_object__open_file(path, NULL);
 }
 
-/* One cell: PROG of the object at PATH, loaded alone. */
-static void cell(int idx, const char *path, const char *prog_name, bool library)
+/* What one cell came to. */
+struct outcome {
+	const char *status;	/* ran, loaded, failed */
+	long long retval;
+	char reason[1024];	/* failed: the decisive line */
+	char note[256];		/* loaded: why the test run did not run */
+	char *log;		/* with -v: every message */
+	const char *decided;	/* with -w: whole, same-bytes; NULL: alone */
+};
+
+static void outcome_init(struct outcome *o)
 {
-	char *text = NULL, *log = NULL, reason[1024] = "", note[256] = "", err[512];
+	memset(o, 0, sizeof(*o));
+	o->status = "failed";
+}
+
+/* Run PROG once if its type has a test run: "ran", else a note. */
+static void test_run(struct bpf_program *prog, struct outcome *o)
+{
+	static unsigned char ctx[64], pkt[64];
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	enum run_input in = run_input(bpf_program__type(prog));
+
+	o->status = "loaded";
+	if (in == RUN_NONE)
+		return;
+	if (in == RUN_CTX) {
+		run.ctx_in = ctx;
+		run.ctx_size_in = sizeof(ctx);
+	} else if (in == RUN_PACKET) {
+		run.data_in = pkt;
+		run.data_size_in = sizeof(pkt);
+		run.repeat = 1;
+	}
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &run)) {
+		snprintf(o->note, sizeof(o->note), "test run: %s", strerror(errno));
+	} else {
+		o->status = "ran";
+		o->retval = (int)run.retval;
+	}
+}
+
+/* An open that failed: its reason, from the library's err_buf or errno. */
+static void open_failed(struct outcome *o, const char *err, int e)
+{
+	o->status = "failed";
+	if (err[0])
+		snprintf(o->reason, sizeof(o->reason), "open: %s", err);
+	else
+		snprintf(o->reason, sizeof(o->reason), "open: %s", strerror(e));
+}
+
+/* PROG of the object at PATH, loaded alone. */
+static void run_alone(const char *path, const char *prog_name, bool library, struct outcome *o)
+{
+	char *text = NULL, *log = NULL, err[512];
 	size_t text_sz = 0, log_sz = 0;
-	const char *status = "failed";
-	long long retval = 0;
 	struct bpf_object *obj;
 	struct bpf_program *p, *prog = NULL;
 
+	outcome_init(o);
 	msg = open_memstream(&text, &text_sz);
 	if (verbose)
 		all = open_memstream(&log, &log_sz);
@@ -211,10 +273,7 @@ static void cell(int idx, const char *path, const char *prog_name, bool library)
 
 		if (msg)
 			fflush(msg);
-		if (err[0])
-			snprintf(reason, sizeof(reason), "open: %s", err);
-		else
-			snprintf(reason, sizeof(reason), "open: %s", strerror(e));
+		open_failed(o, err, e);
 		goto out;
 	}
 	bpf_object__for_each_program(p, obj) {
@@ -225,7 +284,7 @@ static void cell(int idx, const char *path, const char *prog_name, bool library)
 			prog = p;
 	}
 	if (!prog) {
-		snprintf(reason, sizeof(reason), "open: no program '%s' in the object", prog_name);
+		snprintf(o->reason, sizeof(o->reason), "open: no program '%s' in the object", prog_name);
 		goto out;
 	}
 	if (bpf_object__load(obj)) {
@@ -233,37 +292,12 @@ static void cell(int idx, const char *path, const char *prog_name, bool library)
 
 		if (msg)
 			fflush(msg);
-		decisive(text ? text : "", reason, sizeof(reason));
-		if (!strcmp(reason, "no message"))
-			snprintf(reason, sizeof(reason), "load: %s", strerror(e));
+		decisive(text ? text : "", o->reason, sizeof(o->reason));
+		if (!strcmp(o->reason, "no message"))
+			snprintf(o->reason, sizeof(o->reason), "load: %s", strerror(e));
 		goto out;
 	}
-	status = "loaded";
-	switch (run_input(bpf_program__type(prog))) {
-	case RUN_NONE:
-		break;
-	default: {
-		static unsigned char ctx[64], pkt[64];
-		LIBBPF_OPTS(bpf_test_run_opts, run);
-		enum run_input in = run_input(bpf_program__type(prog));
-
-		if (in == RUN_CTX) {
-			run.ctx_in = ctx;
-			run.ctx_size_in = sizeof(ctx);
-		} else if (in == RUN_PACKET) {
-			run.data_in = pkt;
-			run.data_size_in = sizeof(pkt);
-			run.repeat = 1;
-		}
-		if (bpf_prog_test_run_opts(bpf_program__fd(prog), &run)) {
-			snprintf(note, sizeof(note), "test run: %s", strerror(errno));
-		} else {
-			status = "ran";
-			retval = (int)run.retval;
-		}
-		break;
-	}
-	}
+	test_run(prog, o);
 out:
 	if (msg) {
 		fclose(msg);
@@ -273,34 +307,220 @@ out:
 		fclose(all);
 		all = NULL;
 	}
-	printf("@cell %d ", idx);
-	put_escaped(prog_name, strlen(prog_name), true);
-	printf(" %s %s %lld\n", library ? "mkf" : "libbpf", status, retval);
-	if (reason[0])
-		put_record("@reason", reason, false);
-	if (note[0])
-		put_record("@note", note, false);
-	if (log)
-		put_lines("@log", log);
-	printf("@end\n");
-	fflush(stdout);
+	o->log = log;
 	bpf_object__close(obj);
 	free(text);
-	free(log);
+}
+
+/* The records of one cell. */
+static void emit(int idx, const char *prog_name, bool library, const struct outcome *o)
+{
+	printf("@cell %d ", idx);
+	put_escaped(prog_name, strlen(prog_name), true);
+	printf(" %s %s %lld\n", library ? "mkf" : "libbpf", o->status, o->retval);
+	if (o->reason[0])
+		put_record("@reason", o->reason, false);
+	if (o->note[0])
+		put_record("@note", o->note, false);
+	if (o->log)
+		put_lines("@log", o->log);
+	if (o->decided)
+		printf("@decided %s\n", o->decided);
+	printf("@end\n");
+	fflush(stdout);
+}
+
+/* One cell: PROG of the object at PATH, loaded alone. */
+static void cell(int idx, const char *path, const char *prog_name, bool library)
+{
+	struct outcome o;
+
+	run_alone(path, prog_name, library, &o);
+	emit(idx, prog_name, library, &o);
+	free(o.log);
+}
+
+/* --- -w: whole objects first ------------------------------------------ */
+
+/*
+ * The bytes the library hands libbpf. The guest is linked with
+ * --wrap=bpf_object__open_mem (vm/local.mk): the library's call lands
+ * here first, and is compared, while armed, with the object's own bytes
+ * and the name plain libbpf's open gives it (the file's base name up to
+ * its first '.', at most BPF_OBJ_NAME_LEN - 1 bytes, as libbpf keeps it).
+ */
+static struct {
+	bool armed, seen, same;
+	const void *want;
+	size_t want_sz;
+	char want_name[BPF_OBJ_NAME_LEN];
+} handed;
+
+struct bpf_object *__real_bpf_object__open_mem(const void *buf, size_t sz,
+					       const struct bpf_object_open_opts *opts);
+struct bpf_object *__wrap_bpf_object__open_mem(const void *buf, size_t sz,
+					       const struct bpf_object_open_opts *opts);
+
+struct bpf_object *__wrap_bpf_object__open_mem(const void *buf, size_t sz,
+					       const struct bpf_object_open_opts *opts)
+{
+	if (handed.armed) {
+		size_t end = offsetof(struct bpf_object_open_opts, object_name) +
+			     sizeof(opts->object_name);
+		const char *name = opts && opts->sz >= end ? opts->object_name : NULL;
+
+		handed.seen = true;
+		handed.same = sz == handed.want_sz && !memcmp(buf, handed.want, sz) && name &&
+			      !strncmp(name, handed.want_name, sizeof(handed.want_name) - 1);
+	}
+	return __real_bpf_object__open_mem(buf, sz, opts);
+}
+
+static void *slurp(const char *path, size_t *sz)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	*sz = buf ? (size_t)n : 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Every program of the object at PATH (names[], n of them) in one mode:
+ * the whole object first, each program alone if that load fails. With
+ * plain (plain libbpf's outcomes, for a library run), a library open
+ * that hands libbpf the object's own bytes takes them.
+ */
+static void run_whole(const char *path, char **names, size_t n, bool library,
+		      const struct outcome *plain, struct outcome *outs)
+{
+	char err[512];
+	const char *base = strrchr(path, '/');
+	void *bytes = NULL;
+	struct bpf_object *obj;
+	struct bpf_program *p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		outcome_init(&outs[i]);
+	if (library && plain) {
+		bytes = slurp(path, &handed.want_sz);
+		handed.want = bytes;
+		base = base ? base + 1 : path;
+		snprintf(handed.want_name, sizeof(handed.want_name), "%.*s",
+			 (int)strcspn(base, "."), base);
+		handed.armed = bytes != NULL;
+		handed.seen = handed.same = false;
+	}
+	obj = open_obj(path, library, err, sizeof(err));
+	handed.armed = false;
+	free(bytes);
+	if (!obj) {
+		int e = errno;
+
+		for (i = 0; i < n; i++) {
+			open_failed(&outs[i], err, e);
+			outs[i].decided = "whole";
+		}
+		return;
+	}
+	if (library && plain && handed.seen && handed.same) {
+		bpf_object__close(obj);
+		for (i = 0; i < n; i++) {
+			outs[i] = plain[i];
+			outs[i].log = NULL;
+			outs[i].decided = "same-bytes";
+		}
+		return;
+	}
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, true);
+	if (!bpf_object__load(obj)) {
+		for (i = 0; i < n; i++) {
+			p = bpf_object__find_program_by_name(obj, names[i]);
+			if (p) {
+				test_run(p, &outs[i]);
+			} else {
+				snprintf(outs[i].reason, sizeof(outs[i].reason),
+					 "open: no program '%s' in the object", names[i]);
+			}
+			outs[i].decided = "whole";
+		}
+		bpf_object__close(obj);
+		return;
+	}
+	bpf_object__close(obj);
+	for (i = 0; i < n; i++)
+		run_alone(path, names[i], library, &outs[i]);
+}
+
+/* -w: one object, plain libbpf first (the library's cells may be its). */
+static void object_whole(int idx, const char *path, struct bpf_object *names_obj, bool lib,
+			 bool plain)
+{
+	struct bpf_program *p;
+	struct outcome *po = NULL, *lo = NULL;
+	char **names = NULL;
+	size_t n = 0, i;
+
+	bpf_object__for_each_program(p, names_obj)
+		n++;
+	names = calloc(n ? n : 1, sizeof(*names));
+	po = calloc(n ? n : 1, sizeof(*po));
+	lo = calloc(n ? n : 1, sizeof(*lo));
+	if (!names || !po || !lo) {
+		printf("@object %d unreadable %s\n", idx, strerror(ENOMEM));
+		goto out;
+	}
+	i = 0;
+	bpf_object__for_each_program(p, names_obj)
+		names[i++] = (char *)bpf_program__name(p);
+	/* Nothing is logged per cell here: -v logs only cells loaded alone. */
+	if (plain)
+		run_whole(path, names, n, false, NULL, po);
+	if (lib)
+		run_whole(path, names, n, true, plain ? po : NULL, lo);
+	for (i = 0; i < n; i++) {
+		if (lib)
+			emit(idx, names[i], true, &lo[i]);
+		if (plain)
+			emit(idx, names[i], false, &po[i]);
+	}
+	for (i = 0; lo && i < n; i++)
+		free(lo[i].log);
+	for (i = 0; po && i < n; i++)
+		free(po[i].log);
+out:
+	free(names);
+	free(po);
+	free(lo);
 }
 
 int main(int argc, char **argv)
 {
-	bool lib = false, plain = false;
+	bool lib = false, plain = false, whole = false;
 	int i = 1, idx;
 
 	guest_require(argv[0]);
-	if (i < argc && !strcmp(argv[i], "-v")) {
-		verbose = true;
-		i++;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-v"))
+			verbose = true;
+		else if (!strcmp(argv[i], "-w"))
+			whole = true;
+		else
+			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [-v] {mkf|libbpf|both} OBJ...\n", argv[0]);
+		fprintf(stderr, "usage: %s [-v] [-w] {mkf|libbpf|both} OBJ...\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[i], "mkf") || !strcmp(argv[i], "both"))
@@ -323,6 +543,11 @@ int main(int argc, char **argv)
 
 			snprintf(tag, sizeof(tag), "@object %d unreadable", idx);
 			put_record(tag, strerror(errno), false);
+			continue;
+		}
+		if (whole) {
+			object_whole(idx, argv[i], obj, lib, plain);
+			bpf_object__close(obj);
 			continue;
 		}
 		bpf_object__for_each_program(p, obj) {
