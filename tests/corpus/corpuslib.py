@@ -160,8 +160,11 @@ def loads(cell):
 
 def verdict(prog):
     """What one program's pair of cells says: a tuple (kind, line).
-    kind is "both", "plain-only" (a regression), "mkf-only", "neither"
-    or "retval" (both ran, different return values: a regression)."""
+    kind is "both", "plain-only" (a regression), "mkf-only", "neither",
+    "retval" (both loaded, the test runs differ: a regression) or
+    "retval-weak" (they differ, and the library's plan binds weak externs
+    plain libbpf leaves unresolved: the program took its other branch;
+    run-kernels sets "explained")."""
     p, m = prog.get("libbpf"), prog.get("mkf")
     if loads(p) and not loads(m):
         why = m["reason"] if m and m.get("reason") else "no message"
@@ -169,6 +172,8 @@ def verdict(prog):
             why = "no result: " + why
         return "plain-only", why
     if loads(p) and loads(m):
+        if prog.get("explained"):
+            return "retval-weak", prog["explained"]
         if p["status"] == "ran" and m["status"] == "ran" and p["retval"] != m["retval"]:
             return "retval", "plain libbpf's test run returned %s, the library's %s" % (p["retval"], m["retval"])
         if p["status"] == "ran" and m["status"] != "ran":
