@@ -12,7 +12,11 @@ wq_new.bpf.o"). A run writes one JSON file per libbpf and kernel:
                                             "libbpf": CELL, "mkf": CELL}}}}}
 
 CELL is {"status": "ran"|"loaded"|"failed"|"no-result", "retval": N|null,
-"reason": TEXT|null, "decided": "whole"|"same-bytes"|"alone"|"confirm"}.
+"reason": TEXT|null, "decided": HOW}: "whole" or "alone" (the guest's
+own load of that mode's object), "same-bytes" (a library cell taken
+from plain libbpf's), "split" (loaded per mode, program by program,
+after boots that ended early), "confirm" (the second load, program by
+program, of run-kernels).
 """
 import hashlib
 import json
@@ -161,10 +165,12 @@ def loads(cell):
 def verdict(prog):
     """What one program's pair of cells says: a tuple (kind, line).
     kind is "both", "plain-only" (a regression), "mkf-only", "neither",
-    "retval" (both loaded, the test runs differ: a regression) or
+    "retval" (both loaded, the test runs differ: a regression),
     "retval-weak" (they differ, and the library's plan binds weak externs
     plain libbpf leaves unresolved: the program took its other branch;
-    run-kernels sets "explained")."""
+    run-kernels sets "explained") or "retval-nondet" (they differ, and
+    one mode's own test run returns another value on the next load;
+    run-kernels sets "nondeterministic")."""
     p, m = prog.get("libbpf"), prog.get("mkf")
     if loads(p) and not loads(m):
         why = m["reason"] if m and m.get("reason") else "no message"
@@ -172,14 +178,18 @@ def verdict(prog):
             why = "no result: " + why
         return "plain-only", why
     if loads(p) and loads(m):
+        if p["status"] == "ran" and m["status"] == "ran" and p["retval"] != m["retval"]:
+            line = "plain libbpf's test run returned %s, the library's %s" % (p["retval"], m["retval"])
+        elif p["status"] == "ran" and m["status"] != "ran":
+            line = "plain libbpf's test run returned %s, the library's did not run: %s" % (
+                p["retval"], m.get("reason") or "no message")
+        else:
+            return "both", None
         if prog.get("explained"):
             return "retval-weak", prog["explained"]
-        if p["status"] == "ran" and m["status"] == "ran" and p["retval"] != m["retval"]:
-            return "retval", "plain libbpf's test run returned %s, the library's %s" % (p["retval"], m["retval"])
-        if p["status"] == "ran" and m["status"] != "ran":
-            return "retval", "plain libbpf's test run returned %s, the library's did not run: %s" % (
-                p["retval"], m.get("reason") or "no message")
-        return "both", None
+        if prog.get("nondeterministic"):
+            return "retval-nondet", prog["nondeterministic"]
+        return "retval", line
     if loads(m):
         return "mkf-only", None
     return "neither", None
