@@ -172,11 +172,13 @@ def verdict(prog):
     one mode's own test run returns another value on the next load;
     run-kernels sets "nondeterministic")."""
     p, m = prog.get("libbpf"), prog.get("mkf")
+    late = " (loaded again program by program, that boot ended early: %s)" % prog["unconfirmed"] \
+        if prog.get("unconfirmed") else ""
     if loads(p) and not loads(m):
         why = m["reason"] if m and m.get("reason") else "no message"
         if m and m["status"] == "no-result":
             why = "no result: " + why
-        return "plain-only", why
+        return "plain-only", why + late
     if loads(p) and loads(m):
         if p["status"] == "ran" and m["status"] == "ran" and p["retval"] != m["retval"]:
             line = "plain libbpf's test run returned %s, the library's %s" % (p["retval"], m["retval"])
@@ -189,7 +191,7 @@ def verdict(prog):
             return "retval-weak", prog["explained"]
         if prog.get("nondeterministic"):
             return "retval-nondet", prog["nondeterministic"]
-        return "retval", line
+        return "retval", line + late
     if loads(m):
         return "mkf-only", None
     return "neither", None
