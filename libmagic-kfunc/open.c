@@ -179,6 +179,11 @@ static int from_cache(const struct mkf_cache_entry *ce, const char *name, const 
 /*
  * Rewrite obj_buf for the target kernel. *out is obj_buf itself when
  * nothing changes, else a new buffer to free. Returns negative errno.
+ * With nothing to change libbpf gets the caller's very bytes, and
+ * open_mem() the caller's options with only object_name added, as
+ * bpf_object__open_file() derives it: libbpf then does what it does
+ * for a plain open. tests/corpus/ relies on it (an object "magic-kfunc
+ * rewrite" leaves byte-identical is not booted there).
  */
 static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		   const struct bpf_object_open_opts *opts, const struct mkf_open_opts *mo,
