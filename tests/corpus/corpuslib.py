@@ -5,11 +5,19 @@ An object list is a text file, one object a line: "ID PATH", ID naming
 the object in reports (e.g. "selftests-6.12/wq", "project/tests/bpf/
 wq_new.bpf.o"). A run writes one JSON file per libbpf and kernel:
 
-  {"kernel": ID, "release": ..., "libbpf": LABEL, "key": ...,
+  {"kernel": ID, "release": ..., "libbpf": LABEL, "key": ..., "tool": ...,
+   "classes": {OBJ-ID: {"class": "identical"|"edited"|"undecided",
+                        "why": TEXT|null}},
+   "check_identical": [OBJ-ID...],
    "boots": [{"objects": N, "seconds": S, "why": ...}],
    "objects": {OBJ-ID: {"error": TEXT|null,
                         "programs": {NAME: {"section": SEC,
                                             "libbpf": CELL, "mkf": CELL}}}}}
+
+"classes" says what the rewrite on the host (the run's own tool, for
+the kernel's own BTF) made of each object: the same bytes, other bytes,
+or no answer (why). An identical object is not booted (unless it is one
+of "check_identical"): its programs have no cells.
 
 CELL is {"status": "ran"|"loaded"|"failed"|"no-result", "retval": N|null,
 "reason": TEXT|null, "decided": HOW}: "whole" or "alone" (the guest's
@@ -156,6 +164,11 @@ def save_json(path, data):
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")
     os.replace(tmp, path)
+
+
+def object_class(run, oid):
+    """The object's class in a run; None in a run of before classes."""
+    return (run.get("classes") or {}).get(oid, {}).get("class")
 
 
 def loads(cell):
