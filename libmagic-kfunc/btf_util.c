@@ -323,62 +323,71 @@ static __u32 ref_at(const struct btf_type *t, __u32 i)
 	}
 }
 
-int mkf_btf_check_cycles(const struct btf *btf, const char *what)
+int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 *cycle)
 {
 	const struct btf *base = btf__base_btf(btf);
-	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id, cycle = 0;
+	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id;
 	unsigned char *colour = calloc(n, 1);	/* 0 new, 1 on the path, 2 done */
 	struct frame {
 		__u32 id, next;
 	} *stack = calloc(n, sizeof(*stack));
 	int err = 0;
 
+	*cycle = 0;
 	if (!colour || !stack) {
 		err = -ENOMEM;
 		goto out;
 	}
 	/* Iterative depth-first search: a kernel's chains can be long. */
-	for (id = first; id < n && !cycle; id++) {
+	for (id = first; id < n && !*cycle; id++) {
 		size_t depth = 0;
 
 		if (colour[id])
 			continue;
 		colour[id] = 1;
 		stack[depth++] = (struct frame){ id, 0 };
-		while (depth && !cycle) {
+		while (depth && !*cycle) {
 			struct frame *f = &stack[depth - 1];
 			const struct btf_type *t = btf__type_by_id(btf, f->id);
 			__u32 r;
 
-			if (!t || f->next >= ref_cnt(btf, t)) {
+			if (!t || f->next >= g->edge_cnt(btf, t)) {
 				colour[f->id] = 2;
 				depth--;
 				continue;
 			}
-			r = ref_at(t, f->next++);
-			/* The base's types were checked with it; past the end: mkf_btf_check(). */
+			r = g->edge(t, f->next++);
 			if (r < first || r >= n || colour[r] == 2)
 				continue;
 			if (colour[r] == 1) {
 				size_t k = depth;
 
-				/* Name the cycle's lowest id: the same whatever the walk's order. */
-				cycle = r;
+				*cycle = r;
 				while (k-- && stack[k].id != r)
-					cycle = stack[k].id < cycle ? stack[k].id : cycle;
+					*cycle = stack[k].id < *cycle ? stack[k].id : *cycle;
 				break;
 			}
 			colour[r] = 1;
 			stack[depth++] = (struct frame){ r, 0 };
 		}
 	}
-	if (cycle) {
+out:
+	free(colour);
+	free(stack);
+	return err;
+}
+
+int mkf_btf_check_cycles(const struct btf *btf, const char *what)
+{
+	static const struct mkf_btf_edges refs = { ref_cnt, ref_at };
+	__u32 cycle;
+	int err = mkf_btf_find_cycle(btf, &refs, &cycle);
+
+	/* Types past the end are mkf_btf_check()'s; a base's were checked with it. */
+	if (!err && cycle) {
 		pr_err("%s: BTF type [%u] refers back to itself (a cycle of pointers, modifiers, "
 		       "typedefs, arrays or prototypes)\n", what, cycle);
 		err = -EINVAL;
 	}
-out:
-	free(colour);
-	free(stack);
 	return err;
 }

@@ -37,4 +37,20 @@ int mkf_btf_check(const struct btf *btf, const char *what);
  */
 int mkf_btf_check_cycles(const struct btf *btf, const char *what);
 
+/*
+ * The graph of the types btf defines, for mkf_btf_find_cycle(): type t
+ * has edge_cnt(btf, t) edges, the i-th to type edge(t, i); 0 and ids of
+ * a base BTF or past the last type are no edge.
+ */
+struct mkf_btf_edges {
+	__u32 (*edge_cnt)(const struct btf *btf, const struct btf_type *t);
+	__u32 (*edge)(const struct btf_type *t, __u32 i);
+};
+
+/*
+ * Set *cycle to the lowest type id on a cycle of the graph (the same
+ * whatever order the walk takes), or 0 if it has none. 0 or -ENOMEM.
+ */
+int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 *cycle);
+
 #endif

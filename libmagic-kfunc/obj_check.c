@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_util.h"
 #include "elf_util.h"
 #include "log.h"
 #include "obj_check.h"
@@ -141,27 +142,22 @@ static int check_func_types(const struct btf *btf, __u32 n)
 }
 
 /* The types a type holds by value: what sizing and alignment recurse into. */
-static __u32 contained(const struct btf_type *t, __u16 i)
+static __u32 contained(const struct btf_type *t, __u32 i)
 {
 	switch (btf_kind(t)) {
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPE_TAG:
-		return i == 0 ? t->type : 0;
 	case BTF_KIND_ARRAY:
-		return i == 0 ? btf_array(t)->type : 0;
+		return btf_array(t)->type;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return i < btf_vlen(t) ? btf_members(t)[i].type : 0;
+		return btf_members(t)[i].type;
 	default:
-		return 0;
+		return t->type;
 	}
 }
 
-static __u16 contained_cnt(const struct btf_type *t)
+static __u32 contained_cnt(const struct btf *btf, const struct btf_type *t)
 {
+	(void)btf;
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
@@ -182,58 +178,19 @@ static __u16 contained_cnt(const struct btf_type *t)
  * A type that holds itself by value, through members, array elements,
  * modifiers or typedefs: libbpf 1.1 loops forever in
  * skip_mods_and_typedefs() or recurses until the stack ends in
- * btf__align_of(). Iterative depth-first search, three colours.
+ * btf__align_of().
  */
-static int check_containment_cycles(const struct btf *btf, __u32 n)
+static int check_containment_cycles(const struct btf *btf)
 {
-	unsigned char *colour = calloc(n, 1);	/* 0 new, 1 on the path, 2 done */
-	struct frame {
-		__u32 id;
-		__u16 next;
-	} *stack = calloc(n, sizeof(*stack));
-	__u32 id, cycle = 0;
-	int err = 0;
+	static const struct mkf_btf_edges holds = { contained_cnt, contained };
+	__u32 cycle;
+	int err = mkf_btf_find_cycle(btf, &holds, &cycle);
 
-	if (!colour || !stack) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (id = 1; id < n && !cycle; id++) {
-		size_t depth = 0;
-
-		if (colour[id])
-			continue;
-		colour[id] = 1;
-		stack[depth++] = (struct frame){ id, 0 };
-		while (depth && !cycle) {
-			struct frame *f = &stack[depth - 1];
-			const struct btf_type *t = btf__type_by_id(btf, f->id);
-			__u32 c;
-
-			if (f->next >= contained_cnt(t)) {
-				colour[f->id] = 2;
-				depth--;
-				continue;
-			}
-			c = contained(t, f->next++);
-			if (!c || colour[c] == 2)
-				continue;
-			if (colour[c] == 1) {
-				cycle = f->id;
-				break;
-			}
-			colour[c] = 1;
-			stack[depth++] = (struct frame){ c, 0 };
-		}
-	}
-	if (cycle) {
+	if (!err && cycle) {
 		pr_err("the object's .BTF: type [%u] contains itself (a cycle of members, "
 		       "array elements, modifiers or typedefs)\n", cycle);
 		err = -EINVAL;
 	}
-out:
-	free(colour);
-	free(stack);
 	return err;
 }
 
@@ -335,7 +292,7 @@ int mkf_obj_check_btf(Elf *elf, size_t symtab, const struct btf *btf)
 
 	err = check_func_types(btf, n);
 	if (!err)
-		err = check_containment_cycles(btf, n);
+		err = check_containment_cycles(btf);
 	/* Sizes resolve only once no type contains itself. */
 	if (!err)
 		err = check_kconfig_sizes(btf, n);
