@@ -238,7 +238,7 @@ int mkf_btf_out__set_func(struct mkf_btf_out *out, __u32 id, __u32 name_off, __u
 	return 0;
 }
 
-void *mkf_btf_out__finish(const struct mkf_btf_out *out, __u32 *size)
+void *mkf_btf_out__finish(const struct mkf_btf_out *out, __u32 *size, struct btf **parsed)
 {
 	struct btf_header hdr = {
 		.magic = BTF_MAGIC,
@@ -296,7 +296,10 @@ void *mkf_btf_out__finish(const struct mkf_btf_out *out, __u32 *size)
 		errno = EPROTO;
 		return NULL;
 	}
-	btf__free(check);
+	if (parsed)
+		*parsed = check;
+	else
+		btf__free(check);
 	*size = (__u32)(sizeof(hdr) + types_len + strs_len);
 	return buf;
 }

@@ -70,8 +70,9 @@ int mkf_btf_out__set_func(struct mkf_btf_out *out, __u32 id, __u32 name_off, __u
 /*
  * The BTF laid out (header, types, strings), checked by parsing it back
  * with libbpf: a malloc()ed buffer and its size in *size, or NULL with
- * errno set.
+ * errno set. *parsed (if parsed is not NULL) gets that parse, for the
+ * caller to free: nobody needs to parse the bytes again.
  */
-void *mkf_btf_out__finish(const struct mkf_btf_out *out, __u32 *size);
+void *mkf_btf_out__finish(const struct mkf_btf_out *out, __u32 *size, struct btf **parsed);
 
 #endif

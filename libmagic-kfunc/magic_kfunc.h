@@ -593,12 +593,9 @@ enum mkf_libbpf_outcome {
  * An extern that fits nothing is a decision, not an error: see
  * mkf_plan__unresolved_cnt().
  *
- * The plan keeps its reading of the object (a private copy of it, but
- * for the DWARF .debug_* sections, which nothing reads) for the first
- * mkf_object__rewrite() given the same bytes outside those, which then
- * does not read the object again; mkf_plan__free() releases it
- * otherwise. The rewrite takes every section's bytes from the object
- * it is given.
+ * The plan keeps nothing of the object: mkf_object__rewrite() reads
+ * the object it is given. mkf_object__open_*() read an object once,
+ * and plan and rewrite on that reading.
  */
 MKF_API struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 					   const struct mkf_kernel *kernel,

@@ -170,13 +170,11 @@ size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **range
 	return n;
 }
 
-int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
+/* Copy buf into img, leaving out img->skip (set by the caller). */
+static int copy_outside(struct mkf_obj_image *img, const void *buf, size_t sz)
 {
 	size_t i, pos = 0;
 
-	memset(img, 0, sizeof(*img));
-	/* Without the ranges (none, or no memory for them): copy it all. */
-	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, &img->skip);
 	/*
 	 * Zeroed by calloc(): a large buffer (glibc maps it) comes as fresh
 	 * pages from the kernel with nothing written, so the skipped ranges
@@ -184,9 +182,7 @@ int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 	 */
 	img->buf = img->skip_cnt ? calloc(1, sz) : malloc(sz ? sz : 1);
 	if (!img->buf) {
-		free(img->skip);
-		img->skip = NULL;
-		img->skip_cnt = 0;
+		mkf_obj_image_free(img);
 		return -ENOMEM;
 	}
 	img->sz = sz;
@@ -201,19 +197,26 @@ int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 	return 0;
 }
 
-bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz)
+int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz)
 {
-	size_t i, pos = 0;
+	memset(img, 0, sizeof(*img));
+	/* Without the ranges (none, or no memory for them): copy it all. */
+	img->skip_cnt = mkf_obj_dwarf_ranges(buf, sz, &img->skip);
+	return copy_outside(img, buf, sz);
+}
 
-	if (!img->buf || sz != img->sz)
-		return false;
-	for (i = 0; i < img->skip_cnt; i++) {
-		if (memcmp((const char *)img->buf + pos, (const char *)buf + pos,
-			   img->skip[i].off - pos))
-			return false;
-		pos = img->skip[i].end;
+int mkf_obj_image_copy_skip(struct mkf_obj_image *img, const void *buf, size_t sz,
+			    const struct mkf_range *skip, size_t skip_cnt)
+{
+	memset(img, 0, sizeof(*img));
+	if (skip_cnt) {
+		img->skip = malloc(skip_cnt * sizeof(*skip));
+		if (!img->skip)
+			return -ENOMEM;
+		memcpy(img->skip, skip, skip_cnt * sizeof(*skip));
+		img->skip_cnt = skip_cnt;
 	}
-	return !memcmp((const char *)img->buf + pos, (const char *)buf + pos, sz - pos);
+	return copy_outside(img, buf, sz);
 }
 
 void mkf_obj_image_free(struct mkf_obj_image *img)

@@ -5,8 +5,7 @@
  * relocations. Neither this library nor libbpf reads a byte of those
  * (libbpf's ignore_elf_section()), and in an object built with -g they
  * are most of its bytes: they stay zero here. A rewrite takes every section's
- * bytes from the caller's image (elf_write.c), so a plan's reading
- * serves it when all other bytes are the same.
+ * bytes from the caller's image (elf_write.c).
  */
 #ifndef MKF_OBJ_IMAGE_H
 #define MKF_OBJ_IMAGE_H
@@ -36,13 +35,18 @@ struct mkf_obj_image {
  */
 int mkf_obj_image_copy(struct mkf_obj_image *img, const void *buf, size_t sz);
 /*
+ * The same with the ranges to leave out already known (those
+ * mkf_obj_dwarf_ranges() gave for these bytes; copied): the section
+ * headers are not walked again.
+ */
+int mkf_obj_image_copy_skip(struct mkf_obj_image *img, const void *buf, size_t sz,
+			    const struct mkf_range *skip, size_t skip_cnt);
+/*
  * The ranges of buf that mkf_obj_image_copy() leaves out, in *ranges
  * (malloc'd, sorted, disjoint). Returns their count: 0 (and *ranges
  * NULL) when nothing can be left out.
  */
 size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **ranges);
-/* Whether buf holds the same bytes as img outside its skipped ranges. */
-bool mkf_obj_image_same(const struct mkf_obj_image *img, const void *buf, size_t sz);
 void mkf_obj_image_free(struct mkf_obj_image *img);
 
 /*

@@ -555,7 +555,12 @@ static int check_btf_header(const void *data, size_t size)
 	return 0;
 }
 
-int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
+/*
+ * Read the object in IMAGE (sz bytes), whose .BTF is BTF when given
+ * (taken over) or parsed here. Calls are counted unless OUTPUT: the
+ * rewrite's check of its own output does not need them.
+ */
+static int read_image(struct mkf_obj *obj, void *image, size_t sz, struct btf *btf, bool output)
 {
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
@@ -563,24 +568,12 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 	Elf_Scn *scn;
 	int err;
 
-	memset(obj, 0, sizeof(*obj));
-	if (!buf || sz < sizeof(Elf64_Ehdr)) {
-		pr_err("the object is %zu bytes, too short for an ELF header (%zu)\n",
-		       buf ? sz : 0, sizeof(Elf64_Ehdr));
-		return -EINVAL;
-	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		pr_err("libelf: %s\n", elf_errmsg(-1));
+		btf__free(btf);
 		return -EINVAL;
 	}
-	/*
-	 * A private copy, which a plan keeps for the rewrite: the caller's
-	 * bytes need not live as long. Without its DWARF (obj_image.h).
-	 */
-	err = mkf_obj_image_copy(&obj->img, buf, sz);
-	if (err)
-		return err;
-	obj->elf = elf_memory(obj->img.buf, sz);
+	obj->elf = elf_memory(image, sz);
 	if (!obj->elf || elf_kind(obj->elf) != ELF_K_ELF || !gelf_getehdr(obj->elf, &ehdr) ||
 	    ehdr.e_type != ET_REL) {
 		pr_err("not a relocatable ELF object\n");
@@ -609,7 +602,8 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 		err = data ? check_btf_header(data->d_buf, data->d_size) : 0;
 		if (err)
 			goto err_out;
-		obj->btf = data ? btf__new(data->d_buf, data->d_size) : NULL;
+		obj->btf = btf ? btf : data ? btf__new(data->d_buf, data->d_size) : NULL;
+		btf = NULL;
 		if (!obj->btf) {
 			err = data ? -errno : -EINVAL;
 			/* The header is sound: a type record is not (-d: libbpf's words). */
@@ -624,7 +618,7 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 			goto err_out;
 	}
 	err = collect_externs(obj);
-	if (!err)
+	if (!err && !output)
 		err = count_calls(obj);
 	/* What libbpf 1.1's open would crash on: nobody gets to hand it over. */
 	if (!err)
@@ -635,8 +629,68 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 		goto err_out;
 	return 0;
 err_out:
+	btf__free(btf);
 	mkf_obj_release(obj);
 	return err;
+}
+
+static int check_size(const void *buf, size_t sz)
+{
+	if (!buf || sz < sizeof(Elf64_Ehdr)) {
+		pr_err("the object is %zu bytes, too short for an ELF header (%zu)\n",
+		       buf ? sz : 0, sizeof(Elf64_Ehdr));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The caller's bytes stay where they are (src); libelf reads a private
+ * copy without the DWARF (obj_image.h), skipping DWARF ranges when
+ * known (have_dwarf), else finding them.
+ */
+static int read_source(struct mkf_obj *obj, const void *buf, size_t sz,
+		       const struct mkf_range *dwarf, size_t dwarf_cnt, bool have_dwarf)
+{
+	int err;
+
+	memset(obj, 0, sizeof(*obj));
+	err = check_size(buf, sz);
+	if (err)
+		return err;
+	err = have_dwarf ? mkf_obj_image_copy_skip(&obj->img, buf, sz, dwarf, dwarf_cnt)
+			 : mkf_obj_image_copy(&obj->img, buf, sz);
+	if (err)
+		return err;
+	obj->src = buf;
+	obj->src_sz = sz;
+	return read_image(obj, obj->img.buf, sz, NULL, false);
+}
+
+int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
+{
+	return read_source(obj, buf, sz, NULL, 0, false);
+}
+
+int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
+		      const struct mkf_range *dwarf, size_t dwarf_cnt)
+{
+	return read_source(obj, buf, sz, dwarf, dwarf_cnt, true);
+}
+
+int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf)
+{
+	int err;
+
+	memset(obj, 0, sizeof(*obj));
+	err = check_size(buf, sz);
+	if (err) {
+		btf__free(btf);
+		return err;
+	}
+	obj->src = buf;
+	obj->src_sz = sz;
+	return read_image(obj, buf, sz, btf, true);
 }
 
 void mkf_obj_release(struct mkf_obj *obj)

@@ -28,7 +28,14 @@ struct mkf_btf_name {
 	__u32 id;
 };
 
+/*
+ * One parse of an object, made once per open and used by every stage:
+ * the plan reads it, the rewrite applies the plan to it.
+ */
 struct mkf_obj {
+	/* The bytes parsed: the caller's, who keeps them while obj lives. */
+	const void *src;
+	size_t src_sz;
 	struct mkf_obj_image img;	/* private copy of the image, for elf */
 	Elf *elf;
 	struct btf *btf;	/* parsed .BTF, NULL if none */
@@ -48,7 +55,21 @@ struct mkf_obj {
 /* libbpf's rule: strip only the last "X___Y" flavor suffix. */
 size_t mkf_essential_name_len(const char *name);
 
+/*
+ * Parse buf (sz bytes, which must outlive obj) into obj. 0 or a
+ * negative errno (after an error message); release with
+ * mkf_obj_release() either way.
+ */
 int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz);
+/* The same, with buf's DWARF ranges (mkf_obj_dwarf_ranges()) already known. */
+int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
+		      const struct mkf_range *dwarf, size_t dwarf_cnt);
+/*
+ * The rewrite's view of its own output: read in place (buf is the
+ * rewrite's, and must outlive obj), with btf, the output's .BTF as the
+ * rewrite already parsed it, taken over; no call counts.
+ */
+int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf);
 void mkf_obj_release(struct mkf_obj *obj);
 
 /* Whether a symbol or BTF FUNC/VAR other than a kfunc extern has NAME. */

@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "kernel_index.h"
 #include "kernel_load.h"
+#include "libbpf_model.h"
 #include "log.h"
 #include "plan.h"
 #include "object.h"
@@ -141,6 +142,22 @@ static bool use_cache(const struct mkf_open_opts *mo)
 }
 
 /*
+ * The object's one parse: its DWARF ranges, when the cache found them,
+ * are not looked for again. 0 or a negative errno (after a message).
+ */
+static int read_object(struct mkf_obj *obj, const void *obj_buf, size_t obj_buf_sz,
+		       const char *name, const struct mkf_cache_entry *ce)
+{
+	int err;
+
+	err = ce ? mkf_obj_read_skip(obj, obj_buf, obj_buf_sz, ce->dwarf, ce->dwarf_cnt)
+		 : mkf_obj_read(obj, obj_buf, obj_buf_sz);
+	if (err)
+		pr_err("%s: cannot read the object: %s\n", name, strerror(-err));
+	return err;
+}
+
+/*
  * What the cache holds for this object and kernel: 1 with *out set (or
  * the input, unchanged), 0 when there is nothing usable. The entry
  * holds the plan's decisions, not an object: they are applied to the
@@ -151,6 +168,7 @@ static int from_cache(const struct mkf_cache_entry *ce, const char *name, const 
 		      size_t obj_buf_sz, void **out, size_t *out_sz)
 {
 	struct mkf_plan *plan;
+	struct mkf_obj obj;
 	bool unchanged;
 	int err;
 
@@ -161,8 +179,11 @@ static int from_cache(const struct mkf_cache_entry *ce, const char *name, const 
 		return 1;
 	}
 	/* The rewrite reads its output back as libbpf will, and checks it. */
-	err = plan->change_cnt ? mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz, NULL)
-			       : -EINVAL;
+	err = plan->change_cnt ? read_object(&obj, obj_buf, obj_buf_sz, name, ce) : -EINVAL;
+	if (!err)
+		err = mkf_obj_apply(&obj, plan, out, out_sz);
+	if (plan->change_cnt)
+		mkf_obj_release(&obj);
 	mkf_plan__free(plan);
 	if (err) {
 		pr_warn("%s: rewrite cache entry %s/%s does not apply to this object; rewriting "
@@ -179,6 +200,8 @@ static int from_cache(const struct mkf_cache_entry *ce, const char *name, const 
 /*
  * Rewrite obj_buf for the target kernel. *out is obj_buf itself when
  * nothing changes, else a new buffer to free. Returns negative errno.
+ * The bytes are parsed once (read_object()); the plan is computed on
+ * that parse and applied to it.
  * With nothing to change libbpf gets the caller's very bytes, and
  * open_mem() the caller's options with only object_name added, as
  * bpf_object__open_file() derives it: libbpf then does what it does
@@ -195,11 +218,12 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	struct mkf_cache_entry ce;
 	struct mkf_kernel_opts custom;
 	const struct mkf_kernel_opts *ko = kernel_opts_of(mo, opts, &custom);
-	bool cached = use_cache(mo);
-	struct mkf_kernel *owned;
+	bool cached = use_cache(mo), parsed = false;
+	struct mkf_kernel *owned = NULL;
 	const struct mkf_kernel *k;
-	struct mkf_plan *plan;
+	struct mkf_plan *plan = NULL;
 	struct mkf_plan **plan_out = OPTS_GET(mo, plan, NULL);
+	struct mkf_obj obj;
 	int err = 0;
 
 	*out = (void *)obj_buf;
@@ -219,9 +243,13 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	k = get_kernel(mo, ko, &owned);
 	if (!k) {
 		err = -errno;
-		goto out_cache;
+		goto out;
 	}
-	plan = mkf_plan__compute(obj_buf, obj_buf_sz, k, &popts);
+	err = read_object(&obj, obj_buf, obj_buf_sz, name, cached ? &ce : NULL);
+	parsed = true;
+	if (err)
+		goto out;
+	plan = mkf_plan_compute_obj(&obj, k, &popts, mkf_libbpf_model_linked());
 	if (!plan) {
 		err = -errno;
 		goto out;
@@ -232,7 +260,7 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		err = -ESRCH;
 	} else if (mkf_plan__change_cnt(plan)) {
 		/* The rewrite reads its output back as libbpf will, and checks it. */
-		err = mkf_object__rewrite(obj_buf, obj_buf_sz, plan, out, out_sz, NULL);
+		err = mkf_obj_apply(&obj, plan, out, out_sz);
 		if (err) {
 			*out = (void *)obj_buf;
 			*out_sz = obj_buf_sz;
@@ -245,15 +273,15 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	 */
 	if (cached && !err && mkf_cache_key_holds(&ce, ko, allow, weaken))
 		mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : plan);
-	/* A plan handed out keeps no copy of the object. */
-	mkf_plan_drop_obj(plan);
-	if (plan_out && !err)
+	if (plan_out && !err) {
 		*plan_out = plan;
-	else
-		mkf_plan__free(plan);
+		plan = NULL;
+	}
 out:
+	mkf_plan__free(plan);
+	if (parsed)
+		mkf_obj_release(&obj);
 	mkf_kernel__free(owned);
-out_cache:
 	if (cached)
 		mkf_cache_release(&ce);
 	return err;

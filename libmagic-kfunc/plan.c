@@ -495,11 +495,8 @@ static int parse_imports(struct mkf_plan *plan)
 	int err = 0;
 
 	if (mkf_btf_out__type_cnt(plan->imports) > 1) {
-		raw = mkf_btf_out__finish(plan->imports, &sz);
+		raw = mkf_btf_out__finish(plan->imports, &sz, &plan->types);
 		if (!raw)
-			return -errno;
-		plan->types = btf__new(raw, sz);
-		if (!plan->types)
 			err = -errno;
 		free(raw);
 	}
@@ -535,40 +532,18 @@ static int check_hidden(struct mkf_plan *plan, const struct mkf_kernel *kernel,
 	return 0;
 }
 
-static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
+/* The plan for obj (parsed by the caller) on kernel. */
+static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts,
 				const struct mkf_libbpf_model *lbm)
 {
-	struct mkf_plan *plan = NULL;
-	const char *obj_name;
-	struct mkf_obj *obj;
+	struct mkf_plan *plan;
 	size_t i;
 	int err;
 
-	if (!OPTS_VALID(opts, mkf_plan_opts))
-		return mkf_err_ptr(-EINVAL);
-	if (!obj_buf || !kernel) {
-		pr_err("mkf_plan__compute: no %s given\n", obj_buf ? "kernel" : "object");
-		return mkf_err_ptr(-EINVAL);
-	}
-	obj_name = OPTS_GET(opts, object_name, NULL);
-	if (!obj_name)
-		obj_name = "object";
-
-	obj = calloc(1, sizeof(*obj));
-	if (!obj)
-		return mkf_err_ptr(-ENOMEM);
-	err = mkf_obj_read(obj, obj_buf, obj_buf_sz);
-	if (err) {
-		free(obj);
-		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
-		return mkf_err_ptr(err);
-	}
 	plan = calloc(1, sizeof(*plan));
-	if (!plan) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!plan)
+		return mkf_err_ptr(-ENOMEM);
 	plan->sym_cnt = obj->sym_cnt;
 	plan->imports = mkf_btf_out__new(NULL);
 	plan->entries = calloc(obj->extern_cnt + 1, sizeof(*plan->entries));
@@ -623,12 +598,50 @@ static struct mkf_plan *compute(const void *obj_buf, size_t obj_buf_sz,
 	}
 out:
 	if (err) {
-		mkf_plan_obj_free(obj);
 		mkf_plan__free(plan);
 		return mkf_err_ptr(err);
 	}
-	plan->obj = obj;
 	return plan;
+}
+
+struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
+				      const struct mkf_plan_opts *opts,
+				      const struct mkf_libbpf_model *lbm)
+{
+	const char *obj_name = OPTS_GET(opts, object_name, NULL);
+
+	if (!OPTS_VALID(opts, mkf_plan_opts))
+		return mkf_err_ptr(-EINVAL);
+	return compute(obj, obj_name ?: "object", kernel, opts, lbm);
+}
+
+/* Parse the bytes, then plan: what mkf_plan__compute() does for one libbpf. */
+static struct mkf_plan *parse_and_compute(const void *obj_buf, size_t obj_buf_sz,
+					  const struct mkf_kernel *kernel,
+					  const struct mkf_plan_opts *opts,
+					  const struct mkf_libbpf_model *lbm)
+{
+	struct mkf_plan *plan;
+	const char *obj_name;
+	struct mkf_obj obj;
+	int err;
+
+	if (!OPTS_VALID(opts, mkf_plan_opts))
+		return mkf_err_ptr(-EINVAL);
+	if (!obj_buf || !kernel) {
+		pr_err("mkf_plan__compute: no %s given\n", obj_buf ? "kernel" : "object");
+		return mkf_err_ptr(-EINVAL);
+	}
+	obj_name = OPTS_GET(opts, object_name, NULL) ?: "object";
+	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
+	if (err) {
+		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
+		return mkf_err_ptr(err);
+	}
+	plan = compute(&obj, obj_name, kernel, opts, lbm);
+	err = plan ? 0 : -errno;
+	mkf_obj_release(&obj);
+	return plan ? plan : mkf_err_ptr(err);
 }
 
 struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
@@ -641,7 +654,7 @@ struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
 	int err;
 
 	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
-	plan = compute(obj_buf, obj_buf_sz, kernel, opts, lbm);
+	plan = parse_and_compute(obj_buf, obj_buf_sz, kernel, opts, lbm);
 	err = plan ? 0 : errno;
 	mkf_diag_leave(&scope, err);
 	return plan ? plan : mkf_err_ptr(-err);
@@ -652,37 +665,6 @@ struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
 				   const struct mkf_plan_opts *opts)
 {
 	return mkf_plan_compute_for(obj_buf, obj_buf_sz, kernel, opts, mkf_libbpf_model_linked());
-}
-
-struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, size_t sz)
-{
-	/* A const plan may be shared: whoever takes the view owns it. */
-	struct mkf_obj *obj = __atomic_exchange_n(&((struct mkf_plan *)plan)->obj, NULL,
-						  __ATOMIC_ACQ_REL);
-
-	/*
-	 * The view is of a private copy of the bytes planned for: it
-	 * serves only an object with the same bytes, but for the DWARF
-	 * that neither the plan nor the rewrite reads (obj_image.h).
-	 */
-	if (obj && !mkf_obj_image_same(&obj->img, buf, sz)) {
-		mkf_plan_obj_free(obj);
-		obj = NULL;
-	}
-	return obj;
-}
-
-void mkf_plan_drop_obj(struct mkf_plan *plan)
-{
-	mkf_plan_obj_free(__atomic_exchange_n(&plan->obj, NULL, __ATOMIC_ACQ_REL));
-}
-
-void mkf_plan_obj_free(struct mkf_obj *obj)
-{
-	if (!obj)
-		return;
-	mkf_obj_release(obj);
-	free(obj);
 }
 
 void mkf_plan__free(struct mkf_plan *plan)
@@ -705,7 +687,6 @@ void mkf_plan__free(struct mkf_plan *plan)
 	free(plan->renames);
 	mkf_btf_out__free(plan->imports);
 	btf__free(plan->types);
-	mkf_plan_obj_free(plan->obj);
 	free(plan);
 }
 

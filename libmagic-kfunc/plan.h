@@ -85,23 +85,20 @@ struct mkf_plan {
 	struct btf *types;
 	size_t unresolved_cnt;
 	size_t change_cnt;
-	/*
-	 * The object as read for the plan, kept for the rewrite so that it
-	 * is not read again (taken by the first mkf_object__rewrite() given
-	 * the same bytes but for the DWARF, obj_image.h; NULL once taken or
-	 * dropped).
-	 */
-	struct mkf_obj *obj;
 };
 
-/* The plan's parsed view of its object, if the bytes are the same; else NULL. */
-struct mkf_obj *mkf_plan_take_obj(const struct mkf_plan *plan, const void *buf, size_t sz);
-/* Drop the plan's view: no rewrite will take it. */
-void mkf_plan_drop_obj(struct mkf_plan *plan);
-/* Release a parsed view (from mkf_plan_take_obj()); NULL is fine. */
-void mkf_plan_obj_free(struct mkf_obj *obj);
-
 struct mkf_libbpf_model;
+/*
+ * The plan for an object already parsed (object.h), against kernel, for
+ * a given libbpf. Reads obj, keeps nothing of it. NULL with errno set.
+ */
+struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
+				      const struct mkf_plan_opts *opts,
+				      const struct mkf_libbpf_model *lbm);
+/* Apply plan to obj (the object it was computed for): *new_buf as mkf_object__rewrite(). */
+int mkf_obj_apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **new_buf,
+		  size_t *new_sz);
+
 /* mkf_plan__compute() for a given libbpf (the public one: the linked one). */
 struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
 				      const struct mkf_kernel *kernel,

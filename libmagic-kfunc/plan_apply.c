@@ -55,7 +55,7 @@ static int final_proto(struct mkf_btf_out *out, const struct mkf_plan *plan,
 	}
 }
 
-static int plan_edits(struct mkf_obj *obj, struct mkf_btf_out *out, const struct mkf_plan *plan,
+static int plan_edits(const struct mkf_obj *obj, struct mkf_btf_out *out, const struct mkf_plan *plan,
 		      struct mkf_sym_edit *syms, size_t *sym_cnt)
 {
 	size_t i, n = plan->entry_cnt;
@@ -159,7 +159,7 @@ out:
  * patch the code before every call to them. Works on the object as
  * read, before renames and merges (those apply on top).
  */
-static int call_edits(struct mkf_obj *obj, const struct mkf_plan *plan,
+static int call_edits(const struct mkf_obj *obj, const struct mkf_plan *plan,
 		      struct mkf_scn_edits *scns)
 {
 	struct mkf_call_regs *want = calloc(plan->entry_cnt + 1, sizeof(*want));
@@ -226,15 +226,18 @@ static bool func_of(const struct mkf_plan *plan, const struct mkf_plan_entry *e,
  * that every kfunc extern is the one the plan wrote, under the name
  * and with the prototype it planned. The kernel side (what libbpf finds
  * in the kernel under that name) was checked when the plan was made.
- * A difference is a library bug: nothing is handed over.
+ * What the rewrite edited is what is read again: the symbols, sections
+ * and .BTF of the output in place (the .BTF as mkf_btf_out__finish()
+ * parsed it, btf, taken over), not a copy of it, its DWARF or its
+ * calls. A difference is a library bug: nothing is handed over.
  */
-static int check_output(const struct mkf_plan *plan, const void *buf, size_t sz)
+static int check_output(const struct mkf_plan *plan, void *buf, size_t sz, struct btf *btf)
 {
 	size_t i, seen = 0, want = 0;
 	struct mkf_obj out;
 	int err;
 
-	err = mkf_obj_read(&out, buf, sz);
+	err = mkf_obj_read_output(&out, buf, sz, btf);
 	if (err) {
 		pr_err("the rewritten object fails the reader's own checks; not handing it over "
 		       "(a library bug: please report it)\n");
@@ -286,59 +289,38 @@ static int check_output(const struct mkf_plan *plan, const void *buf, size_t sz)
 	return err;
 }
 
-static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
-		   void **new_buf, size_t *new_sz)
+/* The plan applied to obj, whose bytes obj->src are taken as they are. */
+static int apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **new_buf,
+		 size_t *new_sz)
 {
 	struct mkf_elf_edits edits = {};
 	struct mkf_scn_edits scns = {};
 	struct mkf_sym_edit *syms = NULL;
 	struct mkf_btf_out *out = NULL;
-	struct mkf_obj *obj = NULL;
+	struct btf *parsed = NULL;
 	void *raw = NULL;
 	__u32 raw_sz;
 	int err;
 
-	if (!obj_buf || !plan || !new_buf || !new_sz) {
-		pr_err("mkf_object__rewrite: no %s given\n",
-		       !obj_buf ? "object" : !plan ? "plan" : "output buffer");
-		return -EINVAL;
-	}
 	*new_buf = NULL;
 	*new_sz = 0;
-	/* The view the plan was computed on, else a new one. */
-	obj = mkf_plan_take_obj(plan, obj_buf, obj_buf_sz);
-	if (!obj) {
-		obj = calloc(1, sizeof(*obj));
-		if (!obj)
-			return -ENOMEM;
-		err = mkf_obj_read(obj, obj_buf, obj_buf_sz);
-		if (err) {
-			free(obj);
-			return err;
-		}
-	}
 	if (!plan_matches(plan, obj)) {
 		pr_err("the plan was computed for a different object\n");
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	if (!plan->change_cnt) {
 		/* Nothing to do: hand back the input as it is, not re-laid. */
-		*new_buf = malloc(obj_buf_sz);
-		if (!*new_buf) {
-			err = -ENOMEM;
-			goto out;
-		}
-		memcpy(*new_buf, obj_buf, obj_buf_sz);
-		*new_sz = obj_buf_sz;
-		goto out;
+		*new_buf = malloc(obj->src_sz);
+		if (!*new_buf)
+			return -ENOMEM;
+		memcpy(*new_buf, obj->src, obj->src_sz);
+		*new_sz = obj->src_sz;
+		return 0;
 	}
-
 	if (!obj->btf) {
 		/* Externs are found through .BTF: a plan with changes has one. */
 		pr_err("the object has no .BTF to rewrite\n");
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	syms = calloc(plan->entry_cnt + plan->rename_cnt + 1, sizeof(*syms));
 	out = mkf_btf_out__new(obj->btf);
@@ -352,7 +334,7 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	err = call_edits(obj, plan, &scns);
 	if (err)
 		goto out;
-	raw = mkf_btf_out__finish(out, &raw_sz);
+	raw = mkf_btf_out__finish(out, &raw_sz, &parsed);
 	if (!raw) {
 		err = -errno;
 		pr_err("the rewritten .BTF does not parse back: %s\n", strerror(-err));
@@ -363,20 +345,49 @@ static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan
 	edits.syms = syms;
 	edits.btf_data = raw;
 	edits.btf_size = raw_sz;
-	err = mkf_elf_write(obj_buf, obj_buf_sz, &edits, new_buf, new_sz);
-	if (!err)
-		err = check_output(plan, *new_buf, *new_sz);
+	err = mkf_elf_write(obj->src, obj->src_sz, &edits, new_buf, new_sz);
+	if (!err) {
+		err = check_output(plan, *new_buf, *new_sz, parsed);
+		parsed = NULL;
+	}
 	if (err) {
 		free(*new_buf);
 		*new_buf = NULL;
 		*new_sz = 0;
 	}
 out:
+	btf__free(parsed);
 	mkf_scn_edits_free(&scns);
 	mkf_btf_out__free(out);
 	free(raw);
 	free(syms);
-	mkf_plan_obj_free(obj);
+	return err;
+}
+
+int mkf_obj_apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **new_buf,
+		  size_t *new_sz)
+{
+	return apply(obj, plan, new_buf, new_sz);
+}
+
+/* mkf_object__rewrite(): the bytes parsed, then the plan applied. */
+static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
+		   void **new_buf, size_t *new_sz)
+{
+	struct mkf_obj obj;
+	int err;
+
+	if (!obj_buf || !plan || !new_buf || !new_sz) {
+		pr_err("mkf_object__rewrite: no %s given\n",
+		       !obj_buf ? "object" : !plan ? "plan" : "output buffer");
+		return -EINVAL;
+	}
+	*new_buf = NULL;
+	*new_sz = 0;
+	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
+	if (!err)
+		err = apply(&obj, plan, new_buf, new_sz);
+	mkf_obj_release(&obj);
 	return err;
 }
 

@@ -139,17 +139,26 @@ static bool same_btf(const struct btf *a, const struct btf *b, char *why, size_t
 	return true;
 }
 
-/* The writer's output, parsed by libbpf. */
+/*
+ * The writer's output, parsed by libbpf; the parse the writer hands
+ * back must be of those very bytes (its users parse them no more).
+ */
 static struct btf *finish(struct mkf_btf_out *out)
 {
-	struct btf *r;
+	struct btf *r, *parsed = NULL;
+	const void *praw;
+	__u32 sz, psz = 0;
 	void *raw;
-	__u32 sz;
 
-	raw = mkf_btf_out__finish(out, &sz);
+	raw = mkf_btf_out__finish(out, &sz, &parsed);
 	if (!raw)
 		return NULL;
 	r = btf__new(raw, sz);
+	praw = parsed ? btf__raw_data(parsed, &psz) : NULL;
+	t_check("the writer's own parse is of the bytes it lays out",
+		r && praw && psz == sz && !memcmp(praw, raw, sz) &&
+		btf__type_cnt(parsed) == btf__type_cnt(r), "it is not");
+	btf__free(parsed);
 	free(raw);
 	return r;
 }

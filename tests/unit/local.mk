@@ -5,7 +5,7 @@
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
 	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf \
-	tests/unit/obj-image tests/unit/xlated-diff
+	tests/unit/obj-image tests/unit/xlated-diff tests/unit/one-parse
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -48,6 +48,15 @@ tests_unit_btf_out_SOURCES = tests/unit/btf-out.c tests/unit/unit.c tests/unit/u
 tests_unit_btf_out_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_btf_out_LDFLAGS = -static
 tests_unit_btf_out_LDADD = $(UNIT_LDADD)
+
+# Each stage of an open reads the object once: the library's calls into
+# libelf and libbpf's BTF parser, counted with --wrap.
+tests_unit_one_parse_SOURCES = tests/unit/one-parse.c $(UNIT_COMMON)
+tests_unit_one_parse_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_one_parse_LDFLAGS = -static \
+	-Wl,--wrap=elf_memory,--wrap=btf__new,--wrap=bpf_object__open_mem
+tests_unit_one_parse_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_one_parse_DEPENDENCIES = $(tests_bpf_unit_objects)
 
 # The reader's private image without the DWARF.
 tests_unit_obj_image_SOURCES = tests/unit/obj-image.c $(UNIT_COMMON)
