@@ -40,51 +40,51 @@ static void type_str(const struct btf *btf, __u32 id, char *buf, size_t sz, int 
 	char inner[128];
 
 	if (!id) {
-		mkf_snprintf(buf, sz, "void");
+		snprintf(buf, sz, "void");
 		return;
 	}
 	if (!t || depth <= 0) {
-		mkf_snprintf(buf, sz, "?");
+		snprintf(buf, sz, "?");
 		return;
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
 	case BTF_KIND_TYPEDEF:
-		mkf_snprintf(buf, sz, "%s", name);
+		snprintf(buf, sz, "%s", name);
 		break;
 	case BTF_KIND_STRUCT:
-		mkf_snprintf(buf, sz, "struct %s", *name ? name : "(anon)");
+		snprintf(buf, sz, "struct %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_UNION:
-		mkf_snprintf(buf, sz, "union %s", *name ? name : "(anon)");
+		snprintf(buf, sz, "union %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		mkf_snprintf(buf, sz, "enum %s", *name ? name : "(anon)");
+		snprintf(buf, sz, "enum %s", *name ? name : "(anon)");
 		break;
 	case BTF_KIND_FWD:
 		/* Spelled out: libbpf does not match a forward declaration
 		 * with a definition, so the difference matters. */
-		mkf_snprintf(buf, sz, "%s %s (declaration only)",
+		snprintf(buf, sz, "%s %s (declaration only)",
 			     btf_kflag(t) ? "union" : "struct", name);
 		break;
 	case BTF_KIND_PTR: {
 		const struct btf_type *pt = btf__type_by_id(btf, t->type);
 
 		if (pt && btf_is_func_proto(pt)) {
-			mkf_snprintf(buf, sz, "function pointer (%u params)", btf_vlen(pt));
+			snprintf(buf, sz, "function pointer (%u params)", btf_vlen(pt));
 			break;
 		}
 		type_str(btf, t->type, inner, sizeof(inner), depth - 1);
-		mkf_snprintf(buf, sz, "%s *", inner);
+		snprintf(buf, sz, "%s *", inner);
 		break;
 	}
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
 		type_str(btf, t->type, inner, sizeof(inner), depth - 1);
-		mkf_snprintf(buf, sz, "%s %s", btf_is_const(t) ? "const" :
+		snprintf(buf, sz, "%s %s", btf_is_const(t) ? "const" :
 			     btf_is_volatile(t) ? "volatile" : "restrict", inner);
 		break;
 	case BTF_KIND_TYPE_TAG:
@@ -92,13 +92,13 @@ static void type_str(const struct btf *btf, __u32 id, char *buf, size_t sz, int 
 		break;
 	case BTF_KIND_ARRAY:
 		type_str(btf, btf_array(t)->type, inner, sizeof(inner), depth - 1);
-		mkf_snprintf(buf, sz, "%s[%u]", inner, btf_array(t)->nelems);
+		snprintf(buf, sz, "%s[%u]", inner, btf_array(t)->nelems);
 		break;
 	case BTF_KIND_FUNC_PROTO:
-		mkf_snprintf(buf, sz, "function (%u params)", btf_vlen(t));
+		snprintf(buf, sz, "function (%u params)", btf_vlen(t));
 		break;
 	default:
-		mkf_snprintf(buf, sz, "kind %u '%s'", btf_kind(t), name);
+		snprintf(buf, sz, "kind %u '%s'", btf_kind(t), name);
 		break;
 	}
 }
@@ -114,9 +114,9 @@ void mkf_decl_str(const char *type, const char *name, char *buf, size_t sz)
 	bool glue = n && type[n - 1] == '*';
 
 	if (!name || !*name)
-		mkf_snprintf(buf, sz, "%s", type);
+		snprintf(buf, sz, "%s", type);
 	else
-		mkf_snprintf(buf, sz, "%s%s%s", type, glue ? "" : " ", name);
+		snprintf(buf, sz, "%s%s%s", type, glue ? "" : " ", name);
 }
 
 /* Whether every name offset of type id points into the strings. */

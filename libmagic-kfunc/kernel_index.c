@@ -760,7 +760,7 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 		return err;
 	}
 	/* A module may add pairs: classify again when next asked. */
-	mkf_kfunc_list_free(k->kfuncs);
+	mkf_kernel_memo_free(k->kfuncs);
 	k->kfuncs = NULL;
 	/* ... and _impl twins or the first tags: ask mkf_func_unsplit() again. */
 	for (i = 0; i < k->func_cnt; i++)
@@ -792,7 +792,7 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	free(k->vmlinux_path);
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
-	mkf_kfunc_list_free(k->kfuncs);
+	mkf_kernel_memo_free(k->kfuncs);
 	for (i = 0; i < k->part_cnt; i++) {
 		free(k->parts[i].tagged);
 		free(k->parts[i].magic);

@@ -43,19 +43,21 @@ struct mkf_func {
 	int unsplit_memo;
 };
 
-/* A kfunc with verifier-provided parameters (see magic_kfunc.h). */
-struct mkf_kfunc {
-	enum mkf_kfunc_shape shape;
-	const struct mkf_func *func;	/* named after the kfunc */
-	const struct mkf_func *impl;	/* a pair's foo_impl, else NULL */
-	int provided;			/* trailing provided params of the full one */
+/*
+ * What is derived from the whole kernel by another file (kfuncs.c's
+ * classification), kept with the kernel and dropped when a module is
+ * added: freed through its own function, so that the index needs to
+ * know nothing of it.
+ */
+struct mkf_kernel_memo {
+	void (*free)(struct mkf_kernel_memo *memo);
 };
 
-/* The classification, made once (kfuncs.c) and published atomically. */
-struct mkf_kfunc_list {
-	struct mkf_kfunc *kfuncs;
-	size_t cnt;
-};
+static inline void mkf_kernel_memo_free(struct mkf_kernel_memo *memo)
+{
+	if (memo)
+		memo->free(memo);
+}
 
 struct mkf_module {
 	char *name;
@@ -137,8 +139,8 @@ struct mkf_kernel {
 	size_t chunk_cnt, func_cnt;
 	size_t full_parts;	/* parts whose every name is in the cache */
 	size_t single_scans;	/* one-name scans so far: too many, index all */
-	/* NULL until first asked for; reset when a module is added. */
-	struct mkf_kfunc_list *kfuncs;
+	/* kfuncs.c's, NULL until first asked for; reset when a module is added. */
+	struct mkf_kernel_memo *kfuncs;
 };
 
 /*
@@ -173,9 +175,5 @@ struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool ch
 /* Add and index a module's split BTF (owned: freed with the kernel). */
 int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf,
 			  bool owned);
-
-/* kfuncs.c: the classification, computed on first use. */
-const struct mkf_kfunc_list *mkf_kernel_kfuncs(const struct mkf_kernel *k);
-void mkf_kfunc_list_free(struct mkf_kfunc_list *list);
 
 #endif

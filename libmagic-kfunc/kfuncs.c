@@ -11,24 +11,16 @@
 #include <string.h>
 
 #include "kernel_index.h"
+#include "kfunc_rules.h"
+#include "kfuncs.h"
 #include "log.h"
 #include "params.h"
-#include "resolve.h"
-
-#define IMPL_SUFFIX "_impl"
-
-static bool is_impl_name(const char *name)
-{
-	size_t n = strlen(name), m = strlen(IMPL_SUFFIX);
-
-	return n > m && !strcmp(name + n - m, IMPL_SUFFIX);
-}
 
 static int nparams(const struct mkf_func *f)
 {
-	const struct btf_type *t = btf__type_by_id(f->btf, f->proto);
+	int n = mkf_proto_vlen(f->btf, f->proto);
 
-	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+	return n > 0 ? n : 0;
 }
 
 /* Trailing verifier-provided params; *by_name: any known by name or table. */
@@ -87,11 +79,10 @@ static int add(struct mkf_kfunc_list *l, size_t *cap, enum mkf_kfunc_shape shape
  */
 static const struct mkf_func *pair_base(const struct mkf_func *impl)
 {
-	size_t len = strlen(impl->name) - strlen(IMPL_SUFFIX);
+	size_t len = strlen(impl->name) - strlen(MKF_IMPL_SUFFIX);
+	struct mkf_extension x;
 	const struct mkf_func *b;
-	bool by_type;
 	char *base;
-	int scalar;
 
 	base = strndup(impl->name, len);
 	if (!base)
@@ -100,8 +91,7 @@ static const struct mkf_func *pair_base(const struct mkf_func *impl)
 	free(base);
 	if (!b || !mkf_func_callable(b))
 		return NULL;
-	return mkf_proto_extends(b->btf, b->proto, nparams(b), impl, NULL, &scalar, &by_type)
-	       ? b : NULL;
+	return mkf_proto_extends(b->btf, b->proto, nparams(b), impl, &x) ? b : NULL;
 }
 
 /*
@@ -151,7 +141,7 @@ static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 	for (i = 0; i < k->ref_cnt && !err; i++) {
 		const struct mkf_func *f, *b;
 
-		if (!is_impl_name(mkf_ref_name(k, i)))
+		if (!mkf_is_impl_name(mkf_ref_name(k, i)))
 			continue;
 		f = bound(k, i);
 		b = f ? pair_base(f) : NULL;
@@ -169,7 +159,7 @@ static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 		if (!f)
 			continue;
 		callable = mkf_func_callable(f);
-		impl = is_impl_name(f->name);
+		impl = mkf_is_impl_name(f->name);
 		/*
 		 * Plenty of kernel functions take a struct bpf_prog_aux *: by
 		 * type alone, only a kfunc tag (or, in BTF without any tag, a
@@ -194,7 +184,7 @@ static int classify(const struct mkf_kernel *k, struct mkf_kfunc_list *l)
 	return err;
 }
 
-void mkf_kfunc_list_free(struct mkf_kfunc_list *list)
+static void kfunc_list_free(struct mkf_kfunc_list *list)
 {
 	if (!list)
 		return;
@@ -202,9 +192,16 @@ void mkf_kfunc_list_free(struct mkf_kfunc_list *list)
 	free(list);
 }
 
+static void free_memo(struct mkf_kernel_memo *memo)
+{
+	kfunc_list_free((struct mkf_kfunc_list *)memo);
+}
+
 const struct mkf_kfunc_list *mkf_kernel_kfuncs(const struct mkf_kernel *k)
 {
-	struct mkf_kfunc_list *l = __atomic_load_n(&k->kfuncs, __ATOMIC_ACQUIRE), *expected = NULL;
+	struct mkf_kfunc_list *l = (struct mkf_kfunc_list *)__atomic_load_n(&k->kfuncs,
+									    __ATOMIC_ACQUIRE);
+	struct mkf_kernel_memo *expected = NULL;
 	struct mkf_kernel *mk = (struct mkf_kernel *)k;
 	int err;
 
@@ -213,9 +210,10 @@ const struct mkf_kfunc_list *mkf_kernel_kfuncs(const struct mkf_kernel *k)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return mkf_err_ptr(-ENOMEM);
+	l->memo.free = free_memo;
 	err = classify(k, l);
 	if (err) {
-		mkf_kfunc_list_free(l);
+		kfunc_list_free(l);
 		return mkf_err_ptr(err);
 	}
 	/*
@@ -223,10 +221,10 @@ const struct mkf_kfunc_list *mkf_kernel_kfuncs(const struct mkf_kernel *k)
 	 * several threads; the first to publish wins, the others free
 	 * their copy and use the winner's.
 	 */
-	if (!__atomic_compare_exchange_n(&mk->kfuncs, &expected, l, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		mkf_kfunc_list_free(l);
-		l = expected;
+	if (!__atomic_compare_exchange_n(&mk->kfuncs, &expected, &l->memo, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kfunc_list_free(l);
+		l = (struct mkf_kfunc_list *)expected;
 	}
 	return l;
 }
@@ -280,16 +278,4 @@ const struct mkf_func *mkf_kfunc__full(const struct mkf_kfunc *kf)
 int mkf_kfunc__provided_cnt(const struct mkf_kfunc *kf)
 {
 	return MKF_GET(kf, kf->provided, 0);
-}
-
-const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape)
-{
-	switch (shape) {
-	case MKF_KFUNC_PAIR: return "pair";
-	case MKF_KFUNC_LEGACY: return "legacy";
-	case MKF_KFUNC_UNSPLIT: return "unsplit";
-	case MKF_KFUNC_PROTO_ONLY: return "proto-only";
-	}
-	errno = EINVAL;
-	return NULL;
 }

@@ -14,10 +14,12 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/btf_util.c libmagic-kfunc/btf_util.h \
 	libmagic-kfunc/call_patch.c libmagic-kfunc/call_patch.h \
 	libmagic-kfunc/elf_util.c libmagic-kfunc/elf_util.h \
+	libmagic-kfunc/enum_names.c \
 	libmagic-kfunc/elf_write.c libmagic-kfunc/elf_write.h \
 	libmagic-kfunc/insn_patch.c libmagic-kfunc/insn_patch.h \
 	libmagic-kfunc/kernel_index.c libmagic-kfunc/kernel_index.h \
-	libmagic-kfunc/kfuncs.c \
+	libmagic-kfunc/kfunc_rules.c libmagic-kfunc/kfunc_rules.h \
+	libmagic-kfunc/kfuncs.c libmagic-kfunc/kfuncs.h \
 	libmagic-kfunc/kernel_load.c libmagic-kfunc/kernel_load.h \
 	libmagic-kfunc/libbpf_model.c libmagic-kfunc/libbpf_model.h \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
@@ -29,6 +31,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/params.c libmagic-kfunc/params.h \
 	libmagic-kfunc/plan.c libmagic-kfunc/plan.h \
 	libmagic-kfunc/plan_apply.c \
+	libmagic-kfunc/reason.c \
 	libmagic-kfunc/resolve.c libmagic-kfunc/resolve.h \
 	libmagic-kfunc/strbuf.c libmagic-kfunc/strbuf.h \
 	libmagic-kfunc/version.c

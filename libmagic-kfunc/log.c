@@ -51,6 +51,14 @@ libbpf_print_fn_t mkf_set_print(libbpf_print_fn_t fn)
 	return __atomic_exchange_n(&print_fn, fn, __ATOMIC_ACQ_REL);
 }
 
+bool mkf_log_wants(enum libbpf_print_level level)
+{
+	libbpf_print_fn_t fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);
+
+	/* Only the default callback's threshold is known here. */
+	return fn && (fn != default_print || (int)level <= default_level());
+}
+
 void mkf_print(enum libbpf_print_level level, const char *fmt, ...)
 {
 	libbpf_print_fn_t fn = __atomic_load_n(&print_fn, __ATOMIC_ACQUIRE);

@@ -10,6 +10,12 @@
 
 __attribute__((format(printf, 2, 3)))
 void mkf_print(enum libbpf_print_level level, const char *fmt, ...);
+/*
+ * Whether a message of this level reaches anyone: false only when no
+ * callback is set, or when the default one would drop it. For words
+ * that cost something to make.
+ */
+bool mkf_log_wants(enum libbpf_print_level level);
 
 #define MKF_LOG_PREFIX "libmagic-kfunc: "
 #define pr_warn(fmt, ...)  mkf_print(LIBBPF_WARN, MKF_LOG_PREFIX fmt, ##__VA_ARGS__)

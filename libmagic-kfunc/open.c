@@ -249,7 +249,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	parsed = true;
 	if (err)
 		goto out;
-	plan = mkf_plan_compute_obj(&obj, k, &popts, mkf_libbpf_model_linked());
+	/* Reasons in words for the log, and for a plan handed out. */
+	plan = mkf_plan_compute_obj(&obj, k, &popts, mkf_libbpf_model_linked(), plan_out);
 	if (!plan) {
 		err = -errno;
 		goto out;

@@ -286,20 +286,3 @@ enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_
 		*basis = info.basis;
 	return info.kind;
 }
-
-const char *mkf_param_basis_str(enum mkf_param_basis basis)
-{
-	switch (basis) {
-	case MKF_PARAM_BASIS_NONE: return "none";
-	case MKF_PARAM_BASIS_SUFFIX_MAGIC: return "__magic";
-	case MKF_PARAM_BASIS_SUFFIX_PROG: return "__prog";
-	case MKF_PARAM_BASIS_SUFFIX_IGN: return "__ign";
-	case MKF_PARAM_BASIS_SUFFIX_IMPLICIT: return "__implicit";
-	case MKF_PARAM_BASIS_TYPE_PROG_AUX: return "struct bpf_prog_aux *";
-	case MKF_PARAM_BASIS_TYPE_STRUCT_META: return "struct btf_struct_meta *";
-	case MKF_PARAM_BASIS_KNOWN_SCALAR: return "known scalar";
-	case MKF_PARAM_BASIS_MAGIC_TAG: return "bpf_magic tag";
-	}
-	errno = EINVAL;
-	return NULL;
-}

@@ -4,7 +4,6 @@
  * externs ending on one kernel function) and report it.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +48,7 @@ static int rename_entry(struct mkf_plan_entry *e, const struct mkf_extern *ext,
 	e->flavored_name = malloc(len);
 	if (!e->flavored_name)
 		return -ENOMEM;
-	mkf_snprintf(e->flavored_name, len, "%s%s", e->kernel_name, ext->name + elen);
+	snprintf(e->flavored_name, len, "%s%s", e->kernel_name, ext->name + elen);
 	e->out_name = e->flavored_name;
 	return 0;
 }
@@ -84,8 +83,7 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 	e->libbpf = res.libbpf;
 	e->keep_name = res.keep_name;
 	e->target = res.target;
-	e->reason = res.reason;
-	res.reason = NULL;
+	e->res = res;
 	if (res.target) {
 		e->kernel_name = strdup(res.target->name);
 		mod = res.target->module_name;
@@ -102,59 +100,18 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 		else
 			e->extra_proto = id;
 	}
-	mkf_resolution_free(&res);
 	return err;
-}
-
-/* Add a line to an entry's reason. */
-__attribute__((format(printf, 2, 3)))
-static int append_reason(struct mkf_plan_entry *e, const char *fmt, ...)
-{
-	struct mkf_sb sb = {};
-	va_list args;
-	char *r;
-
-	mkf_sb_printf(&sb, "%s", e->reason);
-	va_start(args, fmt);
-	mkf_sb_vprintf(&sb, fmt, args);
-	va_end(args);
-	r = mkf_sb_steal(&sb);
-	if (!r)
-		return -ENOMEM;
-	free(e->reason);
-	e->reason = r;
-	return 0;
 }
 
 /*
  * A binding that cannot be written as planned: the extern is left as
  * it is, so that libbpf sees what it would see without the library
- * (never worse than plain libbpf). The reason keeps what was planned.
+ * (never worse than plain libbpf). The reason keeps what was planned:
+ * its names move to planned_kernel and planned_flavored.
  */
-__attribute__((format(printf, 2, 3)))
-static int revert_entry(struct mkf_plan_entry *e, const char *fmt, ...)
+static void revert_entry(struct mkf_plan_entry *e, enum mkf_revert why)
 {
-	struct mkf_sb sb = {};
-	const char *p;
-	va_list args;
-	char *r;
-
-	mkf_sb_printf(&sb, "left alone, rule none: ");
-	va_start(args, fmt);
-	mkf_sb_vprintf(&sb, fmt, args);
-	va_end(args);
-	mkf_sb_printf(&sb, "; libbpf gets the extern as it is\n  planned before: ");
-	/* The old reason, each line indented under "planned before". */
-	for (p = e->reason; *p; p++) {
-		mkf_sb_printf(&sb, "%c", *p);
-		if (*p == '\n' && p[1])
-			mkf_sb_printf(&sb, "    ");
-	}
-	r = mkf_sb_steal(&sb);
-	if (!r)
-		return -ENOMEM;
-	free(e->reason);
-	e->reason = r;
+	e->revert = why;
 	e->decision = e->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 	e->rule = MKF_RULE_NONE;
 	e->change = MKF_PROTO_SAME;
@@ -162,14 +119,13 @@ static int revert_entry(struct mkf_plan_entry *e, const char *fmt, ...)
 	e->set_regs = 0;
 	e->keep_name = false;
 	e->target = NULL;
-	free(e->kernel_name);
 	free(e->module);
-	free(e->flavored_name);
-	e->kernel_name = NULL;
 	e->module = NULL;
+	e->planned_kernel = e->kernel_name;
+	e->planned_flavored = e->flavored_name;
+	e->kernel_name = NULL;
 	e->flavored_name = NULL;
 	e->out_name = e->name;
-	return 0;
 }
 
 /* Whether an output name is free: no symbol, BTF name, extern or new name has it. */
@@ -202,9 +158,9 @@ static char *fresh_name(const struct mkf_plan *plan, const struct mkf_obj *obj,
 
 	if (!n)
 		return NULL;
-	mkf_snprintf(n, len, "%s%s", prefix, name);
+	snprintf(n, len, "%s%s", prefix, name);
 	for (k = 2; !name_free(plan, obj, n); k++)
-		mkf_snprintf(n, len, "%s%s_%u", prefix, name, k);
+		snprintf(n, len, "%s%s_%u", prefix, name, k);
 	return n;
 }
 
@@ -216,27 +172,28 @@ static char *fresh_name(const struct mkf_plan *plan, const struct mkf_obj *obj,
  * extern takes: renamed to a name no kernel has, libbpf resolves it
  * to 0 and the program takes its fallback.
  */
+static const char *hide_why(const struct mkf_plan_entry *e)
+{
+	if (e->decision != MKF_DECISION_LEAVE_WEAK && e->decision != MKF_DECISION_WEAKEN)
+		return NULL;
+	if (e->hide_for_clash)
+		return "sharing its name with the extern renamed to it";
+	if (e->libbpf == MKF_LIBBPF_INCOMPATIBLE)
+		return "refusing its prototype (libbpf 1.1 fails the whole object)";
+	if (e->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
+		return "binding a function the verifier will not call";
+	return NULL;
+}
+
 static int hide_weak(struct mkf_plan *plan, const struct mkf_obj *obj, struct mkf_plan_entry *e)
 {
-	const char *why;
-
-	if (e->decision != MKF_DECISION_LEAVE_WEAK && e->decision != MKF_DECISION_WEAKEN)
-		return 0;
-	if (e->hide_for_clash)
-		why = "sharing its name with the extern renamed to it";
-	else if (e->libbpf == MKF_LIBBPF_INCOMPATIBLE)
-		why = "refusing its prototype (libbpf 1.1 fails the whole object)";
-	else if (e->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
-		why = "binding a function the verifier will not call";
-	else
+	if (!hide_why(e))
 		return 0;
 	e->hidden_name = fresh_name(plan, obj, "mkf_hidden_", e->name);
 	if (!e->hidden_name)
 		return -ENOMEM;
 	e->out_name = e->hidden_name;
-	return append_reason(e, "  hidden: renamed to '%s' in the object, a name no kernel has, so "
-			     "that libbpf resolves the weak extern to 0 instead of %s\n",
-			     e->hidden_name, why);
+	return 0;
 }
 
 /*
@@ -261,11 +218,16 @@ static int check_libbpf_finds(struct mkf_plan *plan, const struct mkf_kernel *ke
 		if (!look)
 			return -ENOMEM;
 		fn = mkf_kernel_find(kernel, look);
-		if (fn != e->target)
-			err = revert_entry(e, "%s would look up '%s' for the extern named '%s' and "
-					   "find %s, not '%s'", mkf_libbpf_model_str(lbm), look,
-					   e->out_name, fn ? fn->name : "nothing", e->target->name);
-		free(look);
+		if (fn == e->target) {
+			free(look);
+			continue;
+		}
+		e->revert_look = look;
+		e->revert_name = strdup(e->out_name);
+		e->revert_found = fn ? strdup(fn->name) : NULL;
+		if (!e->revert_name || (fn && !e->revert_found))
+			err = -ENOMEM;
+		revert_entry(e, MKF_REVERT_LIBBPF_FINDS_OTHER);
 	}
 	return err;
 }
@@ -310,18 +272,19 @@ static int settle_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
 				    o->decision == MKF_DECISION_WEAKEN || strcmp(o->name, e->out_name))
 					continue;
 				o->name_clash = true;
-				err = revert_entry(e, "the strong extern '%s', left alone, keeps the "
-						   "name '%s'", o->name, o->name);
+				e->revert_keeper = o->name;
+				revert_entry(e, MKF_REVERT_STRONG_KEEPS_NAME);
 				changed = true;
 			}
 			if (err || !renamed(e) || !mkf_obj_name_taken(obj, e->out_name))
 				continue;
 			err = mkf_obj_name_holders(obj, e->out_name, &h);
 			if (!err && !h.static_funcs) {
-				err = revert_entry(e, "the object holds the name '%s' for something "
-						   "other than a static subprogram (%zu symbols, %zu BTF "
-						   "types), whose name may matter", e->out_name, h.sym_cnt,
-						   h.btf_cnt);
+				e->revert_name = strdup(e->out_name);
+				e->revert_syms = h.sym_cnt;
+				e->revert_btfs = h.btf_cnt;
+				err = e->revert_name ? 0 : -ENOMEM;
+				revert_entry(e, MKF_REVERT_OBJECT_HOLDS_NAME);
 				e->name_clash = true;
 				changed = true;
 			}
@@ -372,10 +335,9 @@ static int settle_clashes(struct mkf_plan *plan, const struct mkf_obj *obj)
 			r->name = nn;
 			r->old_name = e->out_name;
 		}
-		err = append_reason(e, "  name clash repaired: static subprogram '%s' renamed to '%s' "
-				    "(%zu symbol%s, %zu BTF FUNC%s), so that libbpf finds the extern "
-				    "under that name\n", e->out_name, nn, h.sym_cnt,
-				    h.sym_cnt == 1 ? "" : "s", h.btf_cnt, h.btf_cnt == 1 ? "" : "s");
+		e->clash_rename = nn;
+		e->clash_syms = h.sym_cnt;
+		e->clash_btfs = h.btf_cnt;
 		mkf_name_holders_free(&h);
 	}
 	return err;
@@ -441,9 +403,6 @@ static int merge_entries(struct mkf_plan *plan)
 			o->merged_into = (long)keep;
 			o->merged_name = plan->entries[keep].name;
 			o->out_name = plan->entries[keep].out_name;
-			err = append_reason(o, "  merged: its calls now go through extern '%s' "
-					    "(one extern per kernel function)\n",
-					    plan->entries[keep].name);
 		}
 	}
 	free(b);
@@ -451,40 +410,109 @@ static int merge_entries(struct mkf_plan *plan)
 }
 
 /* On request: strong externs that fit nothing become weak ones. */
-static int weaken_unresolved(struct mkf_plan *plan)
+static void weaken_unresolved(struct mkf_plan *plan)
 {
 	size_t i;
-	int err = 0;
 
-	for (i = 0; i < plan->entry_cnt && !err; i++) {
-		struct mkf_plan_entry *e = &plan->entries[i];
-
-		if (e->decision != MKF_DECISION_UNRESOLVED)
-			continue;
-		e->decision = MKF_DECISION_WEAKEN;
-		err = append_reason(e, "  weakened (weaken_unresolved): the extern is made weak, so "
-				    "libbpf resolves it to 0 and the program must reach it only "
-				    "behind bpf_ksym_exists()\n");
-	}
-	return err;
+	for (i = 0; i < plan->entry_cnt; i++)
+		if (plan->entries[i].decision == MKF_DECISION_UNRESOLVED)
+			plan->entries[i].decision = MKF_DECISION_WEAKEN;
 }
 
-static void log_entry(const char *obj_name, const struct mkf_plan_entry *e)
+/* Why a binding was not written, after "left alone, rule none: ". */
+static void say_revert(const struct mkf_plan_entry *e, const struct mkf_libbpf_model *lbm,
+		       struct mkf_sb *sb)
 {
-	/*
-	 * Warn about what will fail: an unresolved strong extern, a name
-	 * clash, and a weak extern left alone that libbpf 1.1 refuses
-	 * (with the whole object) instead of resolving it to 0.
-	 */
+	switch (e->revert) {
+	case MKF_REVERT_NONE:
+		break;
+	case MKF_REVERT_LIBBPF_FINDS_OTHER:
+		mkf_sb_printf(sb, "%s would look up '%s' for the extern named '%s' and find %s, "
+			      "not '%s'", mkf_libbpf_model_str(lbm), e->revert_look, e->revert_name,
+			      e->revert_found ?: "nothing", e->planned_kernel);
+		break;
+	case MKF_REVERT_STRONG_KEEPS_NAME:
+		mkf_sb_printf(sb, "the strong extern '%s', left alone, keeps the name '%s'",
+			      e->revert_keeper, e->revert_keeper);
+		break;
+	case MKF_REVERT_OBJECT_HOLDS_NAME:
+		mkf_sb_printf(sb, "the object holds the name '%s' for something other than a "
+			      "static subprogram (%zu symbols, %zu BTF types), whose name may matter",
+			      e->revert_name, e->revert_syms, e->revert_btfs);
+		break;
+	}
+}
+
+/*
+ * The words for an entry, from what the resolver and the plan decided:
+ * the resolver's, then each step of the plan that changed the entry,
+ * in the order the plan takes them. The kernel must still be there.
+ */
+static char *say_entry(const struct mkf_plan *plan, const struct mkf_plan_entry *e,
+		       const struct mkf_obj *obj, const struct mkf_extern *ext,
+		       const struct mkf_libbpf_model *lbm)
+{
+	const char *flavored = e->flavored_name ?: e->planned_flavored;
+	struct mkf_sb base = {}, sb = {};
+	const char *why, *p;
+
+	mkf_resolution_say(&e->res, obj->btf, ext, lbm, &base);
+	if (flavored)
+		mkf_sb_printf(&base, "  named '%s' in the object: %s looks '%s' up without its "
+			      "flavor\n", flavored, mkf_libbpf_model_str(lbm),
+			      e->kernel_name ?: e->planned_kernel);
+	if (e->decision == MKF_DECISION_WEAKEN)
+		mkf_sb_printf(&base, "  weakened (weaken_unresolved): the extern is made weak, so "
+			      "libbpf resolves it to 0 and the program must reach it only behind "
+			      "bpf_ksym_exists()\n");
+	if (e->revert) {
+		mkf_sb_printf(&sb, "left alone, rule none: ");
+		say_revert(e, lbm, &sb);
+		mkf_sb_printf(&sb, "; libbpf gets the extern as it is\n  planned before: ");
+		/* The old reason, each line indented under "planned before". */
+		for (p = base.buf; p && *p; p++) {
+			mkf_sb_printf(&sb, "%c", *p);
+			if (*p == '\n' && p[1])
+				mkf_sb_printf(&sb, "    ");
+		}
+		sb.failed |= base.failed;
+		mkf_sb_free(&base);
+	} else {
+		sb = base;
+	}
+	if (e->clash_rename)
+		mkf_sb_printf(&sb, "  name clash repaired: static subprogram '%s' renamed to '%s' "
+			      "(%zu symbol%s, %zu BTF FUNC%s), so that libbpf finds the extern under "
+			      "that name\n", e->out_name, e->clash_rename, e->clash_syms,
+			      e->clash_syms == 1 ? "" : "s", e->clash_btfs,
+			      e->clash_btfs == 1 ? "" : "s");
+	if (e->merged_into >= 0)
+		mkf_sb_printf(&sb, "  merged: its calls now go through extern '%s' (one extern per "
+			      "kernel function)\n", plan->entries[e->merged_into].name);
+	why = e->hidden_name ? hide_why(e) : NULL;
+	if (why)
+		mkf_sb_printf(&sb, "  hidden: renamed to '%s' in the object, a name no kernel has, "
+			      "so that libbpf resolves the weak extern to 0 instead of %s\n",
+			      e->hidden_name, why);
+	return mkf_sb_steal(&sb);
+}
+
+/*
+ * The level the log gives an entry. Warn about what will fail: an
+ * unresolved strong extern, a name clash, and a weak extern left alone
+ * that libbpf 1.1 refuses (with the whole object) instead of resolving
+ * it to 0.
+ */
+static enum libbpf_print_level entry_level(const struct mkf_plan_entry *e)
+{
 	if (e->decision == MKF_DECISION_UNRESOLVED || e->name_clash ||
 	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE &&
 	     !e->hidden_name))
-		pr_warn("%s: extern '%s' %s", obj_name, e->name, e->reason);
-	else if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK ||
-		 e->decision == MKF_DECISION_WEAKEN)
-		pr_info("%s: extern '%s' %s", obj_name, e->name, e->reason);
-	else
-		pr_debug("%s: extern '%s' %s", obj_name, e->name, e->reason);
+		return LIBBPF_WARN;
+	if (mkf_entry_changes(e) || e->decision == MKF_DECISION_LEAVE_WEAK ||
+	    e->decision == MKF_DECISION_WEAKEN)
+		return LIBBPF_INFO;
+	return LIBBPF_DEBUG;
 }
 
 /* The kernel types the entries imported, as libbpf reads them back. */
@@ -535,7 +563,7 @@ static int check_hidden(struct mkf_plan *plan, const struct mkf_kernel *kernel,
 /* The plan for obj (parsed by the caller) on kernel. */
 static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 				const struct mkf_kernel *kernel, const struct mkf_plan_opts *opts,
-				const struct mkf_libbpf_model *lbm)
+				const struct mkf_libbpf_model *lbm, bool words)
 {
 	struct mkf_plan *plan;
 	size_t i;
@@ -559,10 +587,6 @@ static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 
 		err = fill_entry(plan, e, kernel, obj, &obj->externs[i], lbm);
 		plan->entry_cnt++;
-		if (!err && e->flavored_name)
-			err = append_reason(e, "  named '%s' in the object: %s looks '%s' up "
-					    "without its flavor\n", e->flavored_name,
-					    mkf_libbpf_model_str(lbm), e->kernel_name);
 		if (err)
 			goto out;
 	}
@@ -573,9 +597,8 @@ static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 	 * left as plain libbpf sees it, never written broken.
 	 */
 	if (OPTS_GET(opts, weaken_unresolved, false))
-		err = weaken_unresolved(plan);
-	if (!err)
-		err = check_libbpf_finds(plan, kernel, lbm);
+		weaken_unresolved(plan);
+	err = check_libbpf_finds(plan, kernel, lbm);
 	if (!err)
 		err = settle_clashes(plan, obj);
 	if (!err)
@@ -588,13 +611,26 @@ static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 		err = parse_imports(plan);
 	if (err)
 		goto out;
-	for (i = 0; i < plan->entry_cnt; i++) {
+	for (i = 0; i < plan->entry_cnt && !err; i++) {
 		struct mkf_plan_entry *e = &plan->entries[i];
+		enum libbpf_print_level level = entry_level(e);
 
-		e->target = NULL; /* the kernel may go before the plan */
 		plan->unresolved_cnt += e->decision == MKF_DECISION_UNRESOLVED;
 		plan->change_cnt += mkf_entry_changes(e);
-		log_entry(obj_name, e);
+		/* Words only for whoever reads them. */
+		if (!words && !mkf_log_wants(level))
+			continue;
+		e->reason = say_entry(plan, e, obj, &obj->externs[i], lbm);
+		if (!e->reason)
+			err = -ENOMEM;
+		else
+			mkf_print(level, MKF_LOG_PREFIX "%s: extern '%s' %s", obj_name, e->name,
+				  e->reason);
+	}
+	/* The kernel may go before the plan. */
+	for (i = 0; i < plan->entry_cnt; i++) {
+		plan->entries[i].target = NULL;
+		mkf_resolution_free(&plan->entries[i].res);
 	}
 out:
 	if (err) {
@@ -606,13 +642,13 @@ out:
 
 struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
-				      const struct mkf_libbpf_model *lbm)
+				      const struct mkf_libbpf_model *lbm, bool words)
 {
 	const char *obj_name = OPTS_GET(opts, object_name, NULL);
 
 	if (!OPTS_VALID(opts, mkf_plan_opts))
 		return mkf_err_ptr(-EINVAL);
-	return compute(obj, obj_name ?: "object", kernel, opts, lbm);
+	return compute(obj, obj_name ?: "object", kernel, opts, lbm, words);
 }
 
 /* Parse the bytes, then plan: what mkf_plan__compute() does for one libbpf. */
@@ -638,7 +674,7 @@ static struct mkf_plan *parse_and_compute(const void *obj_buf, size_t obj_buf_sz
 		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
 		return mkf_err_ptr(err);
 	}
-	plan = compute(&obj, obj_name, kernel, opts, lbm);
+	plan = compute(&obj, obj_name, kernel, opts, lbm, true);
 	err = plan ? 0 : -errno;
 	mkf_obj_release(&obj);
 	return plan ? plan : mkf_err_ptr(err);
@@ -680,6 +716,12 @@ void mkf_plan__free(struct mkf_plan *plan)
 		free(plan->entries[i].flavored_name);
 		free(plan->entries[i].module);
 		free(plan->entries[i].reason);
+		free(plan->entries[i].revert_look);
+		free(plan->entries[i].revert_name);
+		free(plan->entries[i].revert_found);
+		free(plan->entries[i].planned_kernel);
+		free(plan->entries[i].planned_flavored);
+		mkf_resolution_free(&plan->entries[i].res);
 	}
 	free(plan->entries);
 	for (i = 0; i < plan->rename_cnt; i++)
@@ -794,54 +836,4 @@ enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_ent
 const char *mkf_plan_entry__reason(const struct mkf_plan_entry *e)
 {
 	return MKF_GET(e, e->reason, NULL);
-}
-
-/* Names for the enums, as the CLI and its JSON print them. */
-const char *mkf_decision_str(enum mkf_decision d)
-{
-	switch (d) {
-	case MKF_DECISION_BIND: return "bind";
-	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
-	case MKF_DECISION_UNRESOLVED: return "unresolved";
-	case MKF_DECISION_WEAKEN: return "weaken";
-	}
-	return mkf_err_ptr(-EINVAL);
-}
-
-const char *mkf_rule_str(enum mkf_rule rule)
-{
-	switch (rule) {
-	case MKF_RULE_NONE: return "none";
-	case MKF_RULE_SAME: return "same";
-	case MKF_RULE_EXTEND: return "extend";
-	case MKF_RULE_SHRINK: return "shrink";
-	case MKF_RULE_IMPL_EXTEND: return "impl-extend";
-	case MKF_RULE_IMPL_SAME: return "impl-same";
-	case MKF_RULE_RETYPE: return "retype";
-	case MKF_RULE_IMPL_RETYPE: return "impl-retype";
-	}
-	return mkf_err_ptr(-EINVAL);
-}
-
-const char *mkf_proto_change_str(enum mkf_proto_change change)
-{
-	switch (change) {
-	case MKF_PROTO_SAME: return "same";
-	case MKF_PROTO_EXTEND: return "extend";
-	case MKF_PROTO_SHRINK: return "shrink";
-	case MKF_PROTO_RETYPE: return "retype";
-	}
-	return mkf_err_ptr(-EINVAL);
-}
-
-const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome)
-{
-	switch (outcome) {
-	case MKF_LIBBPF_BINDS: return "binds";
-	case MKF_LIBBPF_BINDS_UNCALLABLE: return "binds-uncallable";
-	case MKF_LIBBPF_NOT_FOUND: return "not-found";
-	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
-	case MKF_LIBBPF_DROPPED: return "dropped";
-	}
-	return mkf_err_ptr(-EINVAL);
 }

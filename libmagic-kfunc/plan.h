@@ -8,10 +8,19 @@
 #include <bpf/btf.h>
 
 #include "btf_out.h"
+#include "resolve.h"
 
 #include "magic_kfunc.h"
 
 struct mkf_obj;
+
+/* Why a binding was not written after all. */
+enum mkf_revert {
+	MKF_REVERT_NONE = 0,
+	MKF_REVERT_LIBBPF_FINDS_OTHER,	/* libbpf would find another function under its name */
+	MKF_REVERT_STRONG_KEEPS_NAME,	/* a strong extern left alone has that name */
+	MKF_REVERT_OBJECT_HOLDS_NAME,	/* something not a static subprogram has it */
+};
 
 struct mkf_plan_entry {
 	char *name;
@@ -43,7 +52,24 @@ struct mkf_plan_entry {
 	__u32 set_regs;			/* registers set to 0 before each call */
 	size_t call_cnt;		/* calls to the extern in the object */
 	enum mkf_libbpf_outcome libbpf;
+	/* The words for all below, made by say_entry() when asked; else NULL. */
 	char *reason;
+	/* While the plan is computed: the resolver's answer (kernel pointers). */
+	struct mkf_resolution res;
+	/*
+	 * A binding the plan could not write (revert_entry()): why, and
+	 * what it had planned (the names it freed from the fields above).
+	 */
+	enum mkf_revert revert;
+	char *revert_look;		/* the name libbpf would look up */
+	char *revert_name;		/* the name the extern was to take */
+	char *revert_found;		/* what libbpf finds under it, NULL: nothing */
+	const char *revert_keeper;	/* the strong extern keeping the name */
+	size_t revert_syms, revert_btfs;	/* what else holds the name */
+	char *planned_kernel, *planned_flavored;
+	/* A static subprogram renamed for this extern: its new name (plan->renames'). */
+	const char *clash_rename;
+	size_t clash_syms, clash_btfs;
 	long merged_into;		/* entry now carrying the calls, or -1 */
 	const char *merged_name;	/* that entry's name (same array) */
 	bool name_clash;		/* another extern has or takes its (new) name */
@@ -90,11 +116,14 @@ struct mkf_plan {
 struct mkf_libbpf_model;
 /*
  * The plan for an object already parsed (object.h), against kernel, for
- * a given libbpf. Reads obj, keeps nothing of it. NULL with errno set.
+ * a given libbpf. Reads obj, keeps nothing of it. Reasons are put into
+ * words for the log when it prints them, and for every entry when
+ * words is set (a plan someone may ask mkf_plan_entry__reason() of).
+ * NULL with errno set.
  */
 struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
-				      const struct mkf_libbpf_model *lbm);
+				      const struct mkf_libbpf_model *lbm, bool words);
 /* Apply plan to obj (the object it was computed for): *new_buf as mkf_object__rewrite(). */
 int mkf_obj_apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **new_buf,
 		  size_t *new_sz);

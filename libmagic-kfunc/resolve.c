@@ -20,18 +20,15 @@
  * written without the parameter would leave that register unset.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf_util.h"
 #include "btf_compat.h"
+#include "kfunc_rules.h"
 #include "libbpf_model.h"
 #include "params.h"
 #include "resolve.h"
-#include "strbuf.h"
-
-#define IMPL_SUFFIX "_impl"
 
 enum check {
 	CHECK_NO = 0,
@@ -41,30 +38,17 @@ enum check {
 };
 
 struct ctx {
-	const struct mkf_kernel *k;
 	const struct btf *lb;
 	const struct mkf_extern *ext;
-	const struct mkf_libbpf_model *lbm;	/* the libbpf that loads the object */
-	const struct mkf_func *lb_fn;	/* what it looks up for the extern's name */
 	int n;				/* the program's parameter count */
-	char *b, *bi;			/* B and B_impl */
-	const struct mkf_func *fb, *fi;
 	__u32 set_regs;			/* registers to set before each call */
-	struct mkf_sb params;		/* the params appended or dropped */
 	const struct mkf_func *compat_fn; /* protos_compat()'s last answer */
 	bool compat;
 };
 
-static int proto_vlen(const struct btf *btf, __u32 proto)
-{
-	const struct btf_type *t = btf__type_by_id(btf, proto);
-
-	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
-}
-
 /*
  * libbpf's verdict on the program's prototype against fn's: asked for
- * the plain-libbpf remark and by rule same, most often of the same
+ * the plain-libbpf outcome and by rule same, most often of the same
  * function, and it walks both prototypes.
  */
 static bool protos_compat(struct ctx *c, const struct mkf_func *fn)
@@ -74,38 +58,6 @@ static bool protos_compat(struct ctx *c, const struct mkf_func *fn)
 		c->compat_fn = fn;
 	}
 	return c->compat;
-}
-
-static void where(const struct mkf_kernel *k, const struct mkf_func *fn, char *buf, size_t sz)
-{
-	const char *mod = fn->module_name;
-
-	(void)k;
-	if (mod)
-		mkf_snprintf(buf, sz, "module %s [%u]", mod, fn->id);
-	else
-		mkf_snprintf(buf, sz, "vmlinux [%u]", fn->id);
-}
-
-/* "void *aux__prog" for parameter i of a kernel prototype. */
-static void param_desc(const struct mkf_func *fn, int i, char *buf, size_t sz)
-{
-	const struct btf_param *p = btf_params(btf__type_by_id(fn->btf, fn->proto)) + i;
-	const char *name = btf__name_by_offset(fn->btf, p->name_off);
-	char type[128];
-
-	mkf_type_str(fn->btf, p->type, type, sizeof(type));
-	mkf_decl_str(type, name, buf, sz);
-}
-
-/* Why B was passed over, for the impl-extend and impl-same reasons. */
-static const char *b_status(const struct ctx *c)
-{
-	if (!c->fb)
-		return "is not in the kernel";
-	if (!mkf_func_callable(c->fb))
-		return "is prototype-only";
-	return "does not fit";
 }
 
 /* libbpf's rules for two types, modifiers and typedefs skipped first. */
@@ -142,164 +94,35 @@ static bool retype_fits(struct ctx *c, const struct mkf_func *fn)
 	return retyped > 0;
 }
 
-/* Rules same and impl-same: same parameter count and libbpf-compatible. */
-static enum check check_same(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
+/* Rules same and impl-same: the same parameter count and libbpf-compatible. */
+static enum check check_same(struct ctx *c, struct mkf_candidate *cand)
 {
-	int m = proto_vlen(fn->btf, fn->proto);
-	struct mkf_sb diff = {};
-
-	if (m != c->n) {
-		mkf_sb_printf(why, "      takes %d params, the program passes %d\n", m, c->n);
-		return CHECK_NO;
-	}
-	if (protos_compat(c, fn))
+	if (protos_compat(c, cand->fn))
 		return CHECK_OK;
-	if (retype_fits(c, fn))
+	if (retype_fits(c, cand->fn))
 		return CHECK_RETYPE;
-	mkf_sb_printf(why, "      prototype incompatible (libbpf's rules):\n");
-	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, c->n, &diff) > 0)
-		mkf_sb_printf(why, "%s", diff.buf);
-	mkf_sb_free(&diff);
+	cand->misfit = MKF_MISFIT_INCOMPATIBLE;
 	return CHECK_NO;
 }
 
-int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mkf_func *fn,
-		      struct mkf_sb *why, int *scalar, bool *by_type)
+/* Rules extend and impl-extend: the kernel's prototype is P plus verifier-provided params. */
+static enum check check_extend(struct ctx *c, struct mkf_candidate *cand)
 {
-	int m = proto_vlen(fn->btf, fn->proto), i;
-	struct mkf_sb diff = {};
-	char desc[192];
+	const struct mkf_func *fn = cand->fn;
+	int m = mkf_proto_vlen(fn->btf, fn->proto), i;
+	struct mkf_extension x;
 
-	*scalar = -1;
-	*by_type = true;
-	if (m <= n)
-		return 0;
-	if (mkf_proto_prefix_diff(lb, lproto, fn->btf, fn->proto, n, why ? &diff : NULL) > 0) {
-		if (why)
-			mkf_sb_printf(why, "      takes %d params; its first %d differ from the "
-				      "program's:\n%s", m, n, diff.buf);
-		mkf_sb_free(&diff);
-		return 0;
-	}
-	for (i = n; i < m; i++) {
-		struct mkf_param_info info = mkf_func_param_info(fn, i);
-
-		if (info.kind == MKF_PARAM_NORMAL) {
-			if (why) {
-				param_desc(fn, i, desc, sizeof(desc));
-				mkf_sb_printf(why, "      takes %d params; param %d '%s' is not "
-					      "verifier-provided: the program would have to pass it\n",
-					      m, i + 1, desc);
-			}
-			return 0;
-		}
-		if (info.kind == MKF_PARAM_CHECKED_SCALAR && *scalar < 0)
-			*scalar = i;
-		*by_type = *by_type && info.by_type;
-	}
-	return 1;
-}
-
-static const char *param_name(const struct mkf_func *fn, int i)
-{
-	const struct btf_type *proto = btf__type_by_id(fn->btf, fn->proto);
-
-	return btf__name_by_offset(fn->btf, btf_params(proto)[i].name_off) ?: "";
-}
-
-/* The verifier-provided trailing params of an unsplit FN, for messages. */
-static const char *unsplit_params(const struct mkf_func *fn, struct mkf_sb *sb)
-{
-	int n = proto_vlen(fn->btf, fn->proto), i;
-	char desc[192];
-
-	mkf_sb_free(sb);
-	i = n - 1;
-	if (i > 0 && !strcmp(param_name(fn, i), "off"))
-		i--;
-	for (; i > 0; i--)
-		if (mkf_func_param_info(fn, i - 1).kind == MKF_PARAM_NORMAL)
-			break;
-	for (; i < n; i++) {
-		param_desc(fn, i, desc, sizeof(desc));
-		mkf_sb_printf(sb, "%s'%s'", sb->buf ? ", " : "", desc);
-	}
-	return sb->buf ? sb->buf : "params";
-}
-
-static int func_unsplit(const struct mkf_func *fn, int *err)
-{
-	int n = proto_vlen(fn->btf, fn->proto), i, provided = 0;
-	size_t len = strlen(fn->name);
-	char impl[512];	/* longer than any kernel symbol (KSYM_NAME_LEN) */
-
-	*err = 0;
-	if (!mkf_func_callable(fn) || (len > 5 && !strcmp(fn->name + len - 5, "_impl")) ||
-	    len + sizeof("_impl") > sizeof(impl))
-		return 0;
-	i = n - 1;
-	/*
-	 * The 7.1 list and rbtree insertions end in "struct btf_struct_meta
-	 * *meta, u64 off": the offset goes with the meta.
-	 */
-	if (i > 0 && !strcmp(param_name(fn, i), "off") &&
-	    mkf_func_param_info(fn, i - 1).by_type) {
-		i--;
-		provided++;
-	}
-	for (; i >= 0; i--) {
-		struct mkf_param_info info = mkf_func_param_info(fn, i);
-
-		if (info.kind == MKF_PARAM_NORMAL)
-			break;
-		if (!info.by_type)
-			return 0;
-		provided++;
-	}
-	if (!provided)
-		return 0;
-	mkf_snprintf(impl, sizeof(impl), "%s_impl", fn->name);
-	return mkf_kernel_find_err(fn->kernel, impl, err) ? 0 : provided;
-}
-
-/*
- * Asked of the same kernel functions for every object planned against
- * a kernel: the answer is kept with the function (a const kernel may
- * be shared by threads: an atomic memo, never one made on an error;
- * mkf_kernel_add_module() forgets them all).
- */
-int mkf_func_unsplit(const struct mkf_func *fn)
-{
-	int *memo = &((struct mkf_func *)fn)->unsplit_memo;
-	int v = __atomic_load_n(memo, __ATOMIC_RELAXED), err;
-
-	if (v)
-		return v - 1;
-	v = func_unsplit(fn, &err);
-	if (!err)
-		__atomic_store_n(memo, v + 1, __ATOMIC_RELAXED);
-	return v;
-}
-
-/* Rules 2 and 4: the kernel's prototype is P plus verifier-provided params. */
-static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct mkf_sb *why)
-{
-	int m = proto_vlen(fn->btf, fn->proto), i, scalar;
-	bool by_type;
-	char desc[192];
-
-	if (!mkf_proto_extends(c->lb, c->ext->proto_id, c->n, fn, why, &scalar, &by_type))
+	if (!mkf_proto_extends(c->lb, c->ext->proto_id, c->n, fn, &x)) {
+		cand->misfit = x.misfit == MKF_EXTEND_NOT_PROVIDED ? MKF_MISFIT_NOT_PROVIDED
+								    : MKF_MISFIT_PREFIX_DIFFERS;
+		cand->param = x.param;
 		return CHECK_NO;
+	}
 	/* Every checked scalar among the extra params: R(i + 1) = 0 first. */
 	c->set_regs = 0;
-	for (i = scalar; i >= 0 && i < m; i++)
+	for (i = x.scalar; i >= 0 && i < m; i++)
 		if (mkf_func_param_info(fn, i).kind == MKF_PARAM_CHECKED_SCALAR)
 			c->set_regs |= 1u << (i + 1);
-	mkf_sb_free(&c->params);
-	for (i = c->n; i < m; i++) {
-		param_desc(fn, i, desc, sizeof(desc));
-		mkf_sb_printf(&c->params, "%s'%s'", i > c->n ? ", " : "", desc);
-	}
 	return CHECK_OK;
 }
 
@@ -308,196 +131,89 @@ static enum check check_extend(struct ctx *c, const struct mkf_func *fn, struct 
  * are dummies only if the kernel's B_impl (callable or prototype-only)
  * has exactly the program's count and marks them verifier-provided.
  */
-static enum check check_shrink(struct ctx *c, struct mkf_sb *why)
+static enum check check_shrink(struct ctx *c, struct mkf_candidate *b,
+			       const struct mkf_func *fi)
 {
-	const struct mkf_func *fb = c->fb, *fi = c->fi;
-	int m = proto_vlen(fb->btf, fb->proto), mi, i;
-	struct mkf_sb diff = {};
-	char desc[192];
+	const struct mkf_func *fb = b->fn;
+	int m = mkf_proto_vlen(fb->btf, fb->proto), i;
 
-	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fb->btf, fb->proto, m, &diff) > 0) {
-		mkf_sb_printf(why, "      takes %d params; they differ from the program's first %d:\n%s",
-			  m, m, diff.buf);
-		mkf_sb_free(&diff);
+	if (mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fb->btf, fb->proto, m, NULL) > 0) {
+		b->misfit = MKF_MISFIT_SHRINK_PREFIX;
 		return CHECK_NO;
 	}
-	mkf_sb_free(&diff);
 	if (!fi) {
-		mkf_sb_printf(why, "      takes %d params, the program passes %d; no '%s' in the kernel "
-			  "tells whether the extra ones are dummies\n", m, c->n, c->bi);
+		b->misfit = MKF_MISFIT_SHRINK_NO_IMPL;
 		return CHECK_NO;
 	}
-	mi = proto_vlen(fi->btf, fi->proto);
-	if (mi != c->n) {
-		mkf_sb_printf(why, "      takes %d params, the program passes %d, and '%s' takes %d: "
-			  "the extra ones cannot be matched\n", m, c->n, c->bi, mi);
+	if (mkf_proto_vlen(fi->btf, fi->proto) != c->n) {
+		b->misfit = MKF_MISFIT_SHRINK_IMPL_CNT;
 		return CHECK_NO;
 	}
-	mkf_sb_free(&c->params);
 	for (i = m; i < c->n; i++) {
-		struct mkf_param_info info = mkf_func_param_info(fi, i);
-
-		param_desc(fi, i, desc, sizeof(desc));
-		if (info.kind == MKF_PARAM_NORMAL) {
-			mkf_sb_printf(why, "      takes %d params, the program passes %d, but '%s' param %d "
-				  "'%s' is not verifier-provided: the program's value would be lost\n",
-				  m, c->n, c->bi, i + 1, desc);
+		if (mkf_func_param_info(fi, i).kind == MKF_PARAM_NORMAL) {
+			b->misfit = MKF_MISFIT_SHRINK_NOT_PROVIDED;
+			b->param = i;
 			return CHECK_NO;
 		}
-		mkf_sb_printf(&c->params, "%s'%s'", i > m ? ", " : "", desc);
 	}
 	return CHECK_OK;
 }
 
-static void explain_missing(struct ctx *c, const char *name, const struct mkf_func *fn,
-			    struct mkf_sb *why)
-{
-	char loc[96];
-
-	if (!fn) {
-		mkf_sb_printf(why, "  - '%s': not in vmlinux or module BTF\n", name);
-		return;
-	}
-	where(c->k, fn, loc, sizeof(loc));
-	mkf_sb_printf(why, "  - '%s' (%s): prototype-only, no DECL_TAG \"bpf_kfunc\": "
-		  "the verifier refuses calls to it\n", name, loc);
-}
-
 /*
- * What plain libbpf (c->lbm) does with the extern as it is: looks its
+ * What plain libbpf (lbm) does with the extern as it is: looks its
  * name up (without its last ___flavor from 1.3 on) and checks the
  * prototype.
  */
-static void libbpf_remark(struct ctx *c, struct mkf_resolution *res, struct mkf_sb *out)
+static void libbpf_outcome(struct ctx *c, const struct mkf_libbpf_model *lbm,
+			   struct mkf_resolution *res)
 {
-	const char *lbv = mkf_libbpf_model_str(c->lbm);
-	const struct mkf_func *fn = c->lb_fn;
-	struct mkf_sb diff = {};
-	int m, common;
+	const struct mkf_func *fn = res->libbpf_fn;
 
-	if (!fn) {
+	if (!fn)
 		res->libbpf = MKF_LIBBPF_NOT_FOUND;
-		mkf_sb_printf(out, "  plain libbpf (%s): '%.*s' is not in the kernel's BTF: %s\n", lbv,
-			      (int)mkf_libbpf_lookup_len(c->lbm, c->ext->name), c->ext->name,
-			      c->ext->weak ? "the weak extern resolves to 0" : "loading fails");
-		return;
-	}
-	if (protos_compat(c, fn)) {
-		bool unsplit = mkf_func_unsplit(fn);
-
-		res->libbpf = mkf_func_callable(fn) && !unsplit ? MKF_LIBBPF_BINDS
-								: MKF_LIBBPF_BINDS_UNCALLABLE;
-		if (unsplit)
-			mkf_sb_printf(out, "  plain libbpf (%s): binds '%s'; the verifier refuses the "
-				      "call (no '%s_impl' in this kernel's BTF)\n", lbv, fn->name,
-				      fn->name);
-		else if (res->libbpf == MKF_LIBBPF_BINDS_UNCALLABLE)
-			mkf_sb_printf(out, "  plain libbpf (%s): binds prototype-only '%s'; the "
-				      "verifier refuses the call\n", lbv, fn->name);
-		return;
-	}
-	if (c->ext->weak && c->lbm->weak_mismatch_drops) {
+	else if (protos_compat(c, fn)) {
+		res->libbpf_unsplit = mkf_func_unsplit(fn);
+		res->libbpf = mkf_func_callable(fn) && !res->libbpf_unsplit
+			      ? MKF_LIBBPF_BINDS : MKF_LIBBPF_BINDS_UNCALLABLE;
+	} else if (c->ext->weak && lbm->weak_mismatch_drops)
 		res->libbpf = MKF_LIBBPF_DROPPED;
-		mkf_sb_printf(out, "  plain libbpf (%s): func_proto of '%s' incompatible with the "
-			      "kernel's: the weak extern is dropped and resolves to 0\n", lbv,
-			      fn->name);
-	} else {
+	else
 		res->libbpf = MKF_LIBBPF_INCOMPATIBLE;
-		mkf_sb_printf(out, "  plain libbpf (%s): func_proto of '%s' incompatible with the "
-			      "kernel's: it refuses the whole object%s\n", lbv, fn->name,
-			      c->ext->weak ? " although the extern is weak (1.3 and later drop it)"
-					   : "");
-	}
-	m = proto_vlen(fn->btf, fn->proto);
-	common = m < c->n ? m : c->n;
-	if (m != c->n)
-		mkf_sb_printf(out, "      kernel takes %d params, the program passes %d\n", m, c->n);
-	if (common >= 0 &&
-	    mkf_proto_prefix_diff(c->lb, c->ext->proto_id, fn->btf, fn->proto, common, &diff) > 0)
-		mkf_sb_printf(out, "%s", diff.buf);
-	mkf_sb_free(&diff);
 }
 
 static void bind(struct ctx *c, struct mkf_resolution *res, enum mkf_rule rule,
-		 const struct mkf_func *fn, enum mkf_proto_change change, struct mkf_sb *r)
+		 const struct mkf_func *fn, enum mkf_proto_change change)
 {
-	char loc[96];
-
 	res->decision = MKF_DECISION_BIND;
 	res->rule = rule;
 	res->target = fn;
 	/* Minimal edit: what libbpf finds under the extern's own name is fn. */
-	res->keep_name = c->lb_fn == fn;
+	res->keep_name = res->libbpf_fn == fn;
 	res->change = change;
-	res->delta = proto_vlen(fn->btf, fn->proto) - c->n;
-	where(c->k, fn, loc, sizeof(loc));
-
-	mkf_sb_printf(r, "binds '%s' (%s), rule %s: ", fn->name, loc, mkf_rule_str(rule));
-	switch (rule) {
-	case MKF_RULE_SAME:
-		mkf_sb_printf(r, "callable, prototype compatible");
-		break;
-	case MKF_RULE_EXTEND:
-		mkf_sb_printf(r, "callable, its prototype is the program's plus verifier-provided %s; "
-			  "prototype extended", c->params.buf);
-		break;
-	case MKF_RULE_SHRINK:
-		mkf_sb_printf(r, "callable; the program passes %d trailing dummy %s, which '%s' "
-			  "marks verifier-provided: %s; prototype shrunk, the extra registers "
-			  "are ignored", -res->delta, res->delta == -1 ? "param" : "params",
-			  c->bi, c->params.buf);
-		break;
-	case MKF_RULE_IMPL_EXTEND:
-		mkf_sb_printf(r, "'%s' %s; '%s' is the program's prototype plus "
-			  "verifier-provided %s; prototype extended", c->b, b_status(c), fn->name,
-			  c->params.buf);
-		break;
-	case MKF_RULE_IMPL_SAME:
-		mkf_sb_printf(r, "'%s' %s; '%s' is compatible", c->b, b_status(c), fn->name);
-		break;
-	case MKF_RULE_RETYPE:
-	case MKF_RULE_IMPL_RETYPE:
-		mkf_sb_printf(r, "callable; it differs from the program's prototype only in the types "
-			      "of verifier-provided params, which the verifier ignores; the program's "
-			      "declaration takes the kernel's types");
-		break;
-	case MKF_RULE_NONE:
-		break;
-	}
-	if (c->set_regs && res->change == MKF_PROTO_EXTEND) {
-		mkf_sb_printf(r, "; the verifier checks that");
-		for (int i = 1; i <= 5; i++)
-			if (c->set_regs & (1u << i))
-				mkf_sb_printf(r, " R%d", i);
-		mkf_sb_printf(r, " hold%s a scalar before it fills in the value, so the rewrite sets "
-			      "%s to 0 before every call", (c->set_regs & (c->set_regs - 1)) ? "" : "s",
-			      (c->set_regs & (c->set_regs - 1)) ? "them" : "it");
+	res->delta = mkf_proto_vlen(fn->btf, fn->proto) - c->n;
+	if (c->set_regs && change == MKF_PROTO_EXTEND)
 		res->set_regs = c->set_regs;
-	}
-	if (res->keep_name && strcmp(c->ext->name, fn->name))
-		mkf_sb_printf(r, "; the name stays '%s': %s finds '%s' under it", c->ext->name,
-			      mkf_libbpf_model_str(c->lbm), fn->name);
-	else if (!res->keep_name)
-		mkf_sb_printf(r, "; renamed from '%s'", c->ext->name);
-	mkf_sb_printf(r, "\n");
 }
 
-/* B, the essential name without _impl, and B_impl (both malloc'd). */
-static int base_names(const struct mkf_extern *ext, char **b, char **bi)
+/* B, the essential name without _impl, and B_impl, in one buffer *names. */
+static int base_names(const struct mkf_extern *ext, char **names, const char **b,
+		      const char **bi)
 {
-	size_t elen = strlen(ext->essential), slen = strlen(IMPL_SUFFIX);
+	size_t elen = strlen(ext->essential), slen = strlen(MKF_IMPL_SUFFIX);
+	char *p;
 
-	if (elen > slen && !strcmp(ext->essential + elen - slen, IMPL_SUFFIX))
+	if (mkf_is_impl_name(ext->essential))
 		elen -= slen;
-	*b = strndup(ext->essential, elen);
-	*bi = *b ? malloc(elen + slen + 1) : NULL;
-	if (!*bi) {
-		free(*b);
-		*b = NULL;
+	p = malloc(2 * elen + slen + 2);
+	if (!p)
 		return -ENOMEM;
-	}
-	memcpy(*bi, *b, elen);
-	memcpy(*bi + elen, IMPL_SUFFIX, slen + 1);
+	memcpy(p, ext->essential, elen);
+	p[elen] = '\0';
+	memcpy(p + elen + 1, p, elen);
+	memcpy(p + 2 * elen + 1, MKF_IMPL_SUFFIX, slen + 1);
+	*names = p;
+	*b = p;
+	*bi = p + elen + 1;
 	return 0;
 }
 
@@ -505,136 +221,109 @@ int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_exter
 			 size_t cnt, const struct mkf_libbpf_model *lbm)
 {
 	const char **names = calloc(3 * cnt + 1, sizeof(*names));
-	char **owned = calloc(3 * cnt + 1, sizeof(*owned));
+	char **owned = calloc(2 * cnt + 1, sizeof(*owned));
 	size_t i;
 	int err = names && owned ? 0 : -ENOMEM;
 
 	/* The names mkf_resolve() asks for: libbpf's view of N, B, B_impl. */
 	for (i = 0; i < cnt && !err; i++) {
-		err = base_names(&exts[i], &owned[3 * i], &owned[3 * i + 1]);
-		owned[3 * i + 2] = strndup(exts[i].name, mkf_libbpf_lookup_len(lbm, exts[i].name));
-		if (!err && !owned[3 * i + 2])
+		err = base_names(&exts[i], &owned[2 * i], &names[3 * i + 1], &names[3 * i + 2]);
+		owned[2 * i + 1] = strndup(exts[i].name, mkf_libbpf_lookup_len(lbm, exts[i].name));
+		if (!err && !owned[2 * i + 1])
 			err = -ENOMEM;
-		names[3 * i] = owned[3 * i + 2];
-		names[3 * i + 1] = owned[3 * i];
-		names[3 * i + 2] = owned[3 * i + 1];
+		names[3 * i] = owned[2 * i + 1];
 	}
 	if (!err)
 		err = mkf_kernel_prefetch(kernel, names, 3 * cnt);
-	for (i = 0; owned && i < 3 * cnt; i++)
+	for (i = 0; owned && i < 2 * cnt; i++)
 		free(owned[i]);
 	free(owned);
 	free(names);
 	return err;
 }
 
+/* What the kernel has under cand->name (cand->fn, looked up). */
+static void classify_candidate(struct mkf_candidate *cand, bool is_base)
+{
+	if (!cand->fn)
+		cand->state = MKF_CAND_ABSENT;
+	else if (is_base && mkf_func_unsplit(cand->fn))
+		cand->state = MKF_CAND_UNSPLIT;
+	else if (!mkf_func_callable(cand->fn))
+		cand->state = MKF_CAND_PROTO_ONLY;
+	else
+		cand->state = MKF_CAND_CALLABLE;
+}
+
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 		const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
 		struct mkf_resolution *res)
 {
-	struct mkf_sb why_b = {}, why_i = {}, reason = {}, remark = {};
-	struct ctx c = { .k = kernel, .lb = local_btf, .ext = ext, .lbm = lbm };
-	char *lb_name;
+	struct ctx c = { .lb = local_btf, .ext = ext };
+	struct mkf_candidate *b = &res->base, *bi = &res->impl;
 	enum check chk = CHECK_NO;
-	char loc[96];
-	int m, err = 0;
+	char *lb_name;
+	int m, err;
 
 	memset(res, 0, sizeof(*res));
-	c.n = proto_vlen(local_btf, ext->proto_id);
+	c.n = mkf_proto_vlen(local_btf, ext->proto_id);
 	if (c.n < 0)
 		return -EINVAL;
+	res->nparams = c.n;
 
-	err = base_names(ext, &c.b, &c.bi);
+	err = base_names(ext, &res->names, &b->name, &bi->name);
 	if (err)
-		goto out;
-	c.fb = mkf_kernel_find(kernel, c.b);
-	c.fi = mkf_kernel_find(kernel, c.bi);
+		return err;
 	lb_name = strndup(ext->name, mkf_libbpf_lookup_len(lbm, ext->name));
 	if (!lb_name) {
-		err = -ENOMEM;
-		goto out;
+		mkf_resolution_free(res);
+		return -ENOMEM;
 	}
-	c.lb_fn = mkf_kernel_find(kernel, lb_name);
+	/* The order of lookups is the order of the text that names them. */
+	b->fn = mkf_kernel_find(kernel, b->name);
+	bi->fn = mkf_kernel_find(kernel, bi->name);
+	res->libbpf_fn = mkf_kernel_find(kernel, lb_name);
 	free(lb_name);
-	libbpf_remark(&c, res, &remark);
+	libbpf_outcome(&c, lbm, res);
 
 	/* Rules same, extend, shrink: B. Its parameter count picks the only one that can apply. */
-	if (c.fb && mkf_func_unsplit(c.fb)) {
-		where(kernel, c.fb, loc, sizeof(loc));
-		mkf_sb_printf(&why_b, "  - '%s' (%s): the old-pahole KF_IMPLICIT_ARGS shape: its "
-			      "public prototype still ends in its verifier-provided %s and there is "
-			      "no '%s' (BTF made by a pahole without kfunc tags). The verifier of "
-			      "such a kernel takes the full prototype from '%s' and refuses every "
-			      "call to '%s', whatever the program declares\n", c.b, loc,
-			      unsplit_params(c.fb, &c.params), c.bi, c.bi, c.b);
-	} else if (c.fb && mkf_func_callable(c.fb)) {
-		m = proto_vlen(c.fb->btf, c.fb->proto);
-		where(kernel, c.fb, loc, sizeof(loc));
-		mkf_sb_printf(&why_b, "  - '%s' (%s), callable:\n", c.b, loc);
-		if (m == c.n && (chk = check_same(&c, c.fb, &why_b)) == CHECK_OK)
-			bind(&c, res, MKF_RULE_SAME, c.fb, MKF_PROTO_SAME, &reason);
+	classify_candidate(b, true);
+	if (b->state == MKF_CAND_CALLABLE) {
+		m = mkf_proto_vlen(b->fn->btf, b->fn->proto);
+		if (m == c.n && (chk = check_same(&c, b)) == CHECK_OK)
+			bind(&c, res, MKF_RULE_SAME, b->fn, MKF_PROTO_SAME);
 		else if (m == c.n && chk == CHECK_RETYPE)
-			bind(&c, res, MKF_RULE_RETYPE, c.fb, MKF_PROTO_RETYPE, &reason);
-		else if (m > c.n && check_extend(&c, c.fb, &why_b) == CHECK_OK)
-			bind(&c, res, MKF_RULE_EXTEND, c.fb, MKF_PROTO_EXTEND, &reason);
-		else if (m < c.n && check_shrink(&c, &why_b) == CHECK_OK)
-			bind(&c, res, MKF_RULE_SHRINK, c.fb, MKF_PROTO_SHRINK, &reason);
-	} else {
-		explain_missing(&c, c.b, c.fb, &why_b);
+			bind(&c, res, MKF_RULE_RETYPE, b->fn, MKF_PROTO_RETYPE);
+		else if (m > c.n && check_extend(&c, b) == CHECK_OK)
+			bind(&c, res, MKF_RULE_EXTEND, b->fn, MKF_PROTO_EXTEND);
+		else if (m < c.n && check_shrink(&c, b, bi->fn) == CHECK_OK)
+			bind(&c, res, MKF_RULE_SHRINK, b->fn, MKF_PROTO_SHRINK);
 	}
 
 	/* Rules impl-extend, impl-same: B_impl. */
-	if (res->decision == MKF_DECISION_BIND) {
-		/* bound */
-	} else if (c.fi && mkf_func_callable(c.fi)) {
-		m = proto_vlen(c.fi->btf, c.fi->proto);
-		where(kernel, c.fi, loc, sizeof(loc));
-		mkf_sb_printf(&why_i, "  - '%s' (%s), callable:\n", c.bi, loc);
-		if (m > c.n && check_extend(&c, c.fi, &why_i) == CHECK_OK)
-			bind(&c, res, MKF_RULE_IMPL_EXTEND, c.fi, MKF_PROTO_EXTEND, &reason);
-		else if (m == c.n && (chk = check_same(&c, c.fi, &why_i)) == CHECK_OK)
-			bind(&c, res, MKF_RULE_IMPL_SAME, c.fi, MKF_PROTO_SAME, &reason);
+	classify_candidate(bi, false);
+	if (res->decision != MKF_DECISION_BIND && bi->state == MKF_CAND_CALLABLE) {
+		m = mkf_proto_vlen(bi->fn->btf, bi->fn->proto);
+		if (m > c.n && check_extend(&c, bi) == CHECK_OK)
+			bind(&c, res, MKF_RULE_IMPL_EXTEND, bi->fn, MKF_PROTO_EXTEND);
+		else if (m == c.n && (chk = check_same(&c, bi)) == CHECK_OK)
+			bind(&c, res, MKF_RULE_IMPL_SAME, bi->fn, MKF_PROTO_SAME);
 		else if (m == c.n && chk == CHECK_RETYPE)
-			bind(&c, res, MKF_RULE_IMPL_RETYPE, c.fi, MKF_PROTO_RETYPE, &reason);
+			bind(&c, res, MKF_RULE_IMPL_RETYPE, bi->fn, MKF_PROTO_RETYPE);
 		else if (m < c.n)
-			mkf_sb_printf(&why_i, "      takes %d params, fewer than the program's %d: only "
-				  "'%s' may drop trailing dummies (rule shrink)\n", m, c.n, c.b);
-	} else {
-		explain_missing(&c, c.bi, c.fi, &why_i);
+			bi->misfit = MKF_MISFIT_IMPL_FEWER;
 	}
 
 	/* Rule none. */
 	if (res->decision != MKF_DECISION_BIND) {
 		res->rule = MKF_RULE_NONE;
 		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
-		if (ext->weak)
-			mkf_sb_printf(&reason, "left alone, rule none: no kernel function fits; the weak "
-				  "extern resolves to 0 (bpf_ksym_exists() is false)\n");
-		else
-			mkf_sb_printf(&reason, "unresolved, rule none: no kernel function fits the strong "
-				  "extern '%s'; loading will fail\n", ext->name);
-		mkf_sb_printf(&reason, "%s%s", why_b.buf ? why_b.buf : "", why_i.buf ? why_i.buf : "");
 	}
-	if (remark.buf)
-		mkf_sb_printf(&reason, "%s", remark.buf);
-	res->reason = mkf_sb_steal(&reason);
-	if (!res->reason)
-		err = -ENOMEM;
-out:
-	mkf_sb_free(&why_b);
-	mkf_sb_free(&why_i);
-	mkf_sb_free(&remark);
-	mkf_sb_free(&reason);
-	mkf_sb_free(&c.params);
-	free(c.b);
-	free(c.bi);
-	if (err)
-		mkf_resolution_free(res);
-	return err;
+	return 0;
 }
 
 void mkf_resolution_free(struct mkf_resolution *res)
 {
-	free(res->reason);
+	free(res->names);
 	memset(res, 0, sizeof(*res));
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * The resolver: one kfunc extern + the kernel index -> one decision
- * (docs/design.md, section 3; the rules are enum mkf_rule, first match wins). Pure: reads BTF
- * already in memory, no I/O, no logging.
+ * (docs/design.md, section 3; the rules are enum mkf_rule, first match
+ * wins). Pure: reads BTF already in memory, no I/O, no logging, no
+ * words: what it tried and why is data (struct mkf_resolution), which
+ * reason.c puts into words when someone asks.
  */
 #ifndef MKF_RESOLVE_H
 #define MKF_RESOLVE_H
@@ -16,6 +18,35 @@
 #include "libbpf_model.h"
 #include "object.h"
 
+/* What the kernel has under a name the resolver tried (B or B_impl). */
+enum mkf_cand_state {
+	MKF_CAND_ABSENT,	/* not in vmlinux or module BTF */
+	MKF_CAND_PROTO_ONLY,	/* no DECL_TAG "bpf_kfunc": the verifier refuses calls */
+	MKF_CAND_UNSPLIT,	/* B in the old-pahole KF_IMPLICIT_ARGS shape (mkf_func_unsplit()) */
+	MKF_CAND_CALLABLE,
+};
+
+/* Why a callable candidate was passed over (the rule its param count picks). */
+enum mkf_misfit {
+	MKF_MISFIT_NONE = 0,		/* it binds, or was not tried */
+	MKF_MISFIT_INCOMPATIBLE,	/* same count, incompatible by libbpf's rules */
+	MKF_MISFIT_PREFIX_DIFFERS,	/* longer: its first params differ from the program's */
+	MKF_MISFIT_NOT_PROVIDED,	/* longer: extra param `param` is not verifier-provided */
+	MKF_MISFIT_SHRINK_PREFIX,	/* B shorter: its params differ from the program's first */
+	MKF_MISFIT_SHRINK_NO_IMPL,	/* B shorter, and no B_impl tells what the extra are */
+	MKF_MISFIT_SHRINK_IMPL_CNT,	/* B shorter, and B_impl's count is not the program's */
+	MKF_MISFIT_SHRINK_NOT_PROVIDED,	/* B shorter, and B_impl's param `param` is not provided */
+	MKF_MISFIT_IMPL_FEWER,		/* B_impl shorter: only B may drop dummies */
+};
+
+struct mkf_candidate {
+	const char *name;		/* B or B_impl (the resolution's) */
+	const struct mkf_func *fn;	/* NULL when absent */
+	enum mkf_cand_state state;
+	enum mkf_misfit misfit;
+	int param;			/* the param (0-based) a misfit names */
+};
+
 struct mkf_resolution {
 	enum mkf_decision decision;
 	enum mkf_rule rule;			/* MKF_RULE_NONE: left alone */
@@ -27,16 +58,21 @@ struct mkf_resolution {
 	 * being the program's parameter count.
 	 */
 	int delta;
+	int nparams;				/* n */
 	/* Registers (bit N: RN) the rewrite sets to 0 before each call:
 	 * verifier-checked scalars among the appended params. */
 	__u32 set_regs;
 	enum mkf_libbpf_outcome libbpf;		/* what plain libbpf would do */
+	const struct mkf_func *libbpf_fn;	/* what it finds, NULL if nothing */
+	bool libbpf_unsplit;			/* ... an unsplit kfunc it binds */
 	/*
 	 * Bound, and plain libbpf looking up the extern's own name (flavor
 	 * stripped or not, as it does) finds target: the name stays.
 	 */
 	bool keep_name;
-	char *reason;				/* malloc'd, never NULL on success */
+	/* The names tried: B, then B_impl (kernel pointers: the kernel's lifetime). */
+	struct mkf_candidate base, impl;
+	char *names;				/* B and B_impl, owned */
 };
 
 /* 0 on success (whatever the decision), negative errno on failure. */
@@ -53,27 +89,13 @@ int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_exter
 			 size_t cnt, const struct mkf_libbpf_model *lbm);
 
 /*
- * The extension rule, shared by the resolver (rules extend and
- * impl-extend) and the kernel's kfunc classification (pairs): whether
- * fn's prototype is the return type and first n params of lproto (in
- * lb) followed only by verifier-provided params, the first n
- * compatible by libbpf's rules. *scalar: the first of the extra params
- * that the verifier checks as a scalar, or -1; *by_type: all extra ones
- * are known by their type only. why (optional) gets the reason it does
- * not. 1 or 0.
+ * reason.c: the words for a resolution of ext (in local_btf), while
+ * the kernel it was made on lives: the decision, then for rule none
+ * each name tried and why it does not fit, then what plain libbpf
+ * would do. Appended to out (check out->failed).
  */
-/*
- * FN has the shape a 7.x kernel built by a pahole without kfunc tags
- * gives a KF_IMPLICIT_ARGS kfunc: callable, not an _impl, its trailing
- * parameters verifier-provided by their type alone (struct bpf_prog_aux *,
- * struct btf_struct_meta *), and no FN_impl in its BTF. Such a kernel's
- * verifier takes the full prototype of the kfunc from FN_impl, and
- * refuses every call to FN: no program can call it there. Returns the
- * number of those parameters, 0 if FN is not unsplit.
- */
-int mkf_func_unsplit(const struct mkf_func *fn);
-
-int mkf_proto_extends(const struct btf *lb, __u32 lproto, int n, const struct mkf_func *fn,
-		      struct mkf_sb *why, int *scalar, bool *by_type);
+void mkf_resolution_say(const struct mkf_resolution *res, const struct btf *local_btf,
+			const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
+			struct mkf_sb *out);
 
 #endif

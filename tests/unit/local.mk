@@ -49,14 +49,20 @@ tests_unit_btf_out_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_btf_out_LDFLAGS = -static
 tests_unit_btf_out_LDADD = $(UNIT_LDADD)
 
-# Each stage of an open reads the object once: the library's calls into
-# libelf and libbpf's BTF parser, counted with --wrap.
+# Each stage of an open reads the object once, and puts decisions into
+# words only for a reader: the library's calls into libelf, libbpf's BTF
+# parser and its reason formatter, counted with --wrap.
 tests_unit_one_parse_SOURCES = tests/unit/one-parse.c $(UNIT_COMMON)
 tests_unit_one_parse_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_one_parse_LDFLAGS = -static \
-	-Wl,--wrap=elf_memory,--wrap=btf__new,--wrap=bpf_object__open_mem
+	-Wl,--wrap=elf_memory,--wrap=btf__new,--wrap=bpf_object__open_mem \
+	-Wl,--wrap=mkf_resolution_say
 tests_unit_one_parse_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_one_parse_DEPENDENCIES = $(tests_bpf_unit_objects)
+
+# No loop between the library's files (includes and calls, from nm).
+TESTS += tests/unit/file-cycle-test
+EXTRA_DIST += tests/unit/file-cycle-test
 
 # The reader's private image without the DWARF.
 tests_unit_obj_image_SOURCES = tests/unit/obj-image.c $(UNIT_COMMON)

@@ -8,6 +8,10 @@
  * (elf_memory) and libbpf (btf__new), linked with --wrap, from the
  * start of mkf_object__open_mem() until it hands libbpf the result
  * (bpf_object__open_mem). Opens only, never loads.
+ *
+ * And it puts the resolver's decisions into words only for whoever
+ * reads them (the log, a plan handed out): counted at the library's
+ * calls into mkf_resolution_say().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,10 +24,11 @@
 
 #include "magic_kfunc.h"
 #include "fixtures.h"
+#include "resolve.h"
 #include "unit.h"
 
 static bool counting;
-static int elf_reads, btf_parses;
+static int elf_reads, btf_parses, says;
 
 Elf *__real_elf_memory(char *image, size_t size);
 struct btf *__real_btf__new(const void *data, __u32 size);
@@ -42,6 +47,18 @@ struct btf *__wrap_btf__new(const void *data, __u32 size)
 	return __real_btf__new(data, size);
 }
 
+void __real_mkf_resolution_say(const struct mkf_resolution *res, const struct btf *local_btf,
+			       const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
+			       struct mkf_sb *out);
+
+void __wrap_mkf_resolution_say(const struct mkf_resolution *res, const struct btf *local_btf,
+			       const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm,
+			       struct mkf_sb *out)
+{
+	says++;
+	__real_mkf_resolution_say(res, local_btf, ext, lbm, out);
+}
+
 /* libbpf's own parse of the result is not the library's to count. */
 struct bpf_object *__wrap_bpf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
 					       const struct bpf_object_open_opts *opts)
@@ -55,7 +72,7 @@ static bool counted_open(const void *buf, size_t sz, const struct mkf_open_opts 
 {
 	struct bpf_object *obj;
 
-	elf_reads = btf_parses = 0;
+	elf_reads = btf_parses = says = 0;
 	counting = true;
 	t_log_reset();
 	obj = mkf_object__open_mem(buf, sz, NULL, mo);
@@ -101,6 +118,34 @@ static void test_cache_hit(const void *buf, size_t sz, const char *kpath, const 
 		btf_parses == 3, "%d btf__new() calls", btf_parses);
 }
 
+/* Words for the resolver's decisions: only for a reader. */
+static void test_words(const void *buf, size_t sz, const struct mkf_kernel *k)
+{
+	struct mkf_plan *plan = NULL;
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k);
+	MKF_OPTS(mkf_open_opts, with_plan, .kernel = k, .plan = &plan);
+	bool opened;
+	size_t i, n, worded = 0;
+
+	mkf_set_print(NULL);
+	opened = counted_open(buf, sz, &mo);
+	t_check("no log, no plan asked for: no reason is put into words", opened && !says,
+		"opened %d, %d reasons made", opened, says);
+	opened = counted_open(buf, sz, &with_plan);
+	n = mkf_plan__entry_cnt(plan);
+	for (i = 0; i < n; i++)
+		worded += mkf_plan_entry__reason(mkf_plan__entry(plan, i)) != NULL;
+	t_check("a plan asked for: every entry has its reason", opened && n && worded == n &&
+		says == (int)n, "opened %d, %zu of %zu entries, %d reasons made", opened, worded,
+		n, says);
+	mkf_plan__free(plan);
+	mkf_set_print(t_log_capture);
+	opened = counted_open(buf, sz, &mo);
+	t_check("a log callback: the log gets the reasons", opened && says > 0 &&
+		strstr(t_log, "extern 'bpf_wq_set_callback'"), "opened %d, %d reasons made: %s",
+		opened, says, t_log);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/mkf-one-parse-XXXXXX", kpath[4200], cdir[4200];
@@ -116,6 +161,7 @@ int main(void)
 		return t_done();
 	}
 	test_open(buf, sz, k);
+	test_words(buf, sz, k);
 	snprintf(kpath, sizeof(kpath), "%s/vmlinux.btf", dir);
 	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
 	if (t_write_btf(kpath, kb))

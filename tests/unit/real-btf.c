@@ -161,13 +161,23 @@ static void cache_path(const char *id, char *buf, size_t sz)
 			 home ? home : "", id);
 }
 
+/* The resolver's decision in words, as a plan's reason starts. */
+static char *say(const struct mkf_resolution *res, const struct btf *lb,
+		 const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm)
+{
+	struct mkf_sb sb = {};
+
+	mkf_resolution_say(res, lb, ext, lbm, &sb);
+	return mkf_sb_steal(&sb) ?: strdup("(out of memory)");
+}
+
 static void check_row(const struct mkf_kernel *k, const char *id, const struct row *r,
 		      const struct outcome *want)
 {
 	struct mkf_extern ext = {};
 	struct mkf_resolution res;
 	struct fx_local l;
-	char name[256];
+	char name[256], *reason;
 	int proto, fn;
 	bool ok;
 
@@ -187,6 +197,7 @@ static void check_row(const struct mkf_kernel *k, const char *id, const struct r
 		btf__free(l.btf);
 		return;
 	}
+	reason = say(&res, l.btf, &ext, mkf_libbpf_model_linked());
 	ok = res.rule == rule_of(want->rule) && res.set_regs == want->set_regs &&
 	     !res.target == !want->kernel_name &&
 	     (!res.target || (!strcmp(res.target->name, want->kernel_name) &&
@@ -194,9 +205,10 @@ static void check_row(const struct mkf_kernel *k, const char *id, const struct r
 	t_check(name, ok, "want rule %s -> %s (%+d), set_regs %#x; got set_regs %#x: %s",
 		mkf_rule_str(rule_of(want->rule)),
 		want->kernel_name ? want->kernel_name : "(left alone)", want->delta, want->set_regs,
-		res.set_regs, res.reason);
+		res.set_regs, reason);
 	if (getenv("MKF_TEST_VERBOSE"))
-		printf("%s", res.reason);
+		printf("%s", reason);
+	free(reason);
 	mkf_resolution_free(&res);
 	btf__free(l.btf);
 }

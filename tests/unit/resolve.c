@@ -12,6 +12,7 @@
 #include "btf_compat.h"
 #include "fixtures.h"
 #include "kernel_index.h"
+#include "kfunc_rules.h"
 #include "params.h"
 #include "object.h"
 #include "resolve.h"
@@ -231,13 +232,23 @@ static const struct mkf_kernel *kernel_for(enum fx_era era, bool module)
 	return module ? kidx_mod[era] : kidx[era];
 }
 
+/* The resolver's decision in words, as a plan's reason starts. */
+static char *say(const struct mkf_resolution *res, const struct btf *lb,
+		 const struct mkf_extern *ext, const struct mkf_libbpf_model *lbm)
+{
+	struct mkf_sb sb = {};
+
+	mkf_resolution_say(res, lb, ext, lbm, &sb);
+	return mkf_sb_steal(&sb) ?: strdup("(out of memory)");
+}
+
 static void run_case(const struct rcase *c)
 {
 	const struct mkf_kernel *k = kernel_for(c->era, c->module);
 	struct mkf_resolution res;
 	struct mkf_extern ext = {};
 	struct fx_local l;
-	char name[256];
+	char name[256], *reason;
 	int proto, fn;
 	const char *bad = NULL;
 	char detail[512] = "";
@@ -257,6 +268,7 @@ static void run_case(const struct rcase *c)
 		t_fail(name, "mkf_resolve failed");
 		goto out_free;
 	}
+	reason = say(&res, l.btf, &ext, &lbm11);
 	if (res.decision != c->decision)
 		bad = "decision";
 	else if (res.rule != c->rule)
@@ -273,18 +285,19 @@ static void run_case(const struct rcase *c)
 		bad = "registers set before the calls";
 	else if (c->libbpf != ANY && (int)res.libbpf != c->libbpf)
 		bad = "plain-libbpf outcome";
-	else if (c->reason_has && !strstr(res.reason, c->reason_has))
+	else if (c->reason_has && !strstr(reason, c->reason_has))
 		bad = "reason text";
-	else if (c->reason_lacks && strstr(res.reason, c->reason_lacks))
+	else if (c->reason_lacks && strstr(reason, c->reason_lacks))
 		bad = "reason text (unexpected)";
 	if (bad)
 		snprintf(detail, sizeof(detail),
 			 "%s: got decision %d rule %s -> %s change %d delta %d set_regs %#x libbpf %d; reason: %s",
 			 bad, res.decision, mkf_rule_str(res.rule), res.target ? res.target->name : "(none)",
-			 res.change, res.delta, res.set_regs, res.libbpf, res.reason);
+			 res.change, res.delta, res.set_regs, res.libbpf, reason);
 	t_check(name, !bad, "%s", detail);
 	if (getenv("MKF_TEST_VERBOSE"))
-		printf("%s", res.reason);
+		printf("%s", reason);
+	free(reason);
 	mkf_resolution_free(&res);
 out_free:
 	free(ext.essential);
@@ -720,7 +733,7 @@ static void run_kshape(const struct kshape *s)
 	struct mkf_resolution res = {};
 	struct mkf_extern ext = {};
 	int types[5], li, lv, proto, fn;
-	char name[256], base[64], base_impl[80];
+	char name[256], base[64], base_impl[80], *reason = NULL;
 	bool ok;
 
 	snprintf(name, sizeof(name), "resolve %s", s->name);
@@ -753,13 +766,15 @@ static void run_kshape(const struct kshape *s)
 		t_fail(name, "setup or mkf_resolve failed");
 		goto out;
 	}
+	reason = say(&res, lb, &ext, &lbm11);
 	ok = res.decision == s->decision && res.rule == s->rule &&
 	     (!s->kernel_name ? !res.target
 			      : res.target && !strcmp(res.target->name, s->kernel_name)) &&
-	     strstr(res.reason, s->reason_has);
+	     strstr(reason, s->reason_has);
 	t_check(name, ok, "got decision %d, rule %s, %s; reason: %s", res.decision,
-		mkf_rule_str(res.rule), res.target ? res.target->name : "(none)", res.reason);
+		mkf_rule_str(res.rule), res.target ? res.target->name : "(none)", reason);
 out:
+	free(reason);
 	mkf_resolution_free(&res);
 	free(ext.essential);
 	mkf_kernel__free(k);
