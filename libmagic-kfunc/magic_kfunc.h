@@ -15,10 +15,11 @@
  *
  *   kernel BTF files --kernel_load.c--> struct mkf_kernel (kernel_index.c,
  *       kfuncs.c: the kernel's kfuncs with verifier-provided parameters)
- *   BPF object --object.c (reader)--> its kfunc externs
- *   externs + kernel --resolve.c (one decision per extern, params.c and
- *       btf_compat.c: the rules)--> struct mkf_plan (plan.c)
- *   plan + object --plan_apply.c (btf_edit.c: BTF edits, call_patch.c
+ *   BPF object --object.c (reader, once per open)--> its kfunc externs
+ *   externs + kernel --resolve.c (one decision per extern, as data;
+ *       params.c, btf_compat.c and kfunc_rules.c: the rules)-->
+ *       struct mkf_plan (plan.c; reason.c: the words, when asked for)
+ *   plan + the same reading of the object --plan_apply.c (btf_edit.c: BTF edits, call_patch.c
  *       on insn_patch.c: register set-up before calls, elf_write.c: the
  *       new ELF image)--> rewritten object
  *   rewritten object --open.c--> libbpf's bpf_object__open_mem()
