@@ -19,6 +19,7 @@
 #include "magic_kfunc.h"
 #include "btf_util.h"
 #include "kernel_index.h"
+#include "kernel_view.h"
 #include "log.h"
 
 #define KFUNC_TAG "bpf_kfunc"
@@ -102,6 +103,12 @@ static void map_strings(const struct mkf_kernel *k, struct mkf_btf_part *p)
 	const struct btf_header *hdr;
 	const char *raw, *strs;
 
+	if (p->view) {
+		p->strs = p->view->strs;
+		p->str_start = p->view->str_start;
+		p->str_len = p->view->str_len;
+		return;
+	}
 	if (btf__endianness(p->btf) != host)
 		return;
 	if (btf__base_btf(p->btf)) {
@@ -145,6 +152,12 @@ static const char *part_str(const struct mkf_kernel *k, const struct mkf_btf_par
 		return NULL;
 	*room = p->str_len - off;
 	return p->strs + off;
+}
+
+/* Type ID of part p (its base's below its own), NULL past the end. */
+static const struct btf_type *part_type(const struct mkf_btf_part *p, __u32 id)
+{
+	return p->view ? mkf_btf_view_type(p->view, id) : btf__type_by_id(p->btf, id);
 }
 
 const char *mkf_ref_name(const struct mkf_kernel *k, size_t ref)
@@ -238,9 +251,9 @@ static bool is_object_datasec(const struct mkf_kernel *k, const struct mkf_btf_p
  */
 static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char *what)
 {
-	const struct btf *btf = p->btf, *base = btf__base_btf(btf);
-	__u32 start = base ? btf__type_cnt(base) : 1;
-	__u32 end = btf__type_cnt(btf), id;
+	const struct btf *base = p->view ? NULL : btf__base_btf(p->btf);
+	__u32 start = p->view ? p->view->start_id : base ? btf__type_cnt(base) : 1;
+	__u32 end = p->view ? p->view->end_id : btf__type_cnt(p->btf), id;
 	__u32 part = (__u32)(p - k->parts);
 	size_t tag_cap = 0, magic_cap = 0, room;
 	int err = 0;
@@ -248,7 +261,7 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	map_strings(k, p);
 	p->first_ref = k->ref_cnt;
 	for (id = start; id < end && !err; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *t = part_type(p, id);
 		const char *name;
 
 		if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
@@ -339,8 +352,8 @@ static bool is_tagged(const struct mkf_btf_part *p, __u32 id)
 static bool ref_usable(const struct mkf_kernel *k, size_t ref)
 {
 	const struct mkf_func_ref *r = &k->refs[ref];
-	const struct btf *btf = k->parts[r->part].btf;
-	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, r->id)->type);
+	const struct mkf_btf_part *p = &k->parts[r->part];
+	const struct btf_type *proto = part_type(p, part_type(p, r->id)->type);
 
 	return proto && btf_is_func_proto(proto);
 }
@@ -349,26 +362,44 @@ static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
 {
 	const struct mkf_func_ref *r = &k->refs[ref];
 	const struct mkf_btf_part *p = &k->parts[r->part];
+	struct btf *own = NULL;
+	__u32 proto = part_type(p, r->id)->type, small_proto = proto;
 	struct mkf_func *f;
 
+	/* Read through a view: the FUNC and what the resolver reads of it. */
+	if (!p->btf) {
+		own = mkf_btf_view_extract(p->view, r->id, &small_proto);
+		if (!own) {
+			pr_warn("kernel BTF: cannot read FUNC [%u] '%s': %s\n", r->id,
+				mkf_ref_name(k, ref), strerror(errno));
+			return NULL;
+		}
+	}
 	if (k->func_cnt == k->chunk_cnt * FUNCS_PER_CHUNK) {
 		struct mkf_func **c = realloc(k->chunks, (k->chunk_cnt + 1) * sizeof(*c));
 
-		if (!c)
+		if (!c) {
+			btf__free(own);
 			return NULL;
+		}
 		k->chunks = c;
 		c[k->chunk_cnt] = malloc(FUNCS_PER_CHUNK * sizeof(**c));
-		if (!c[k->chunk_cnt])
+		if (!c[k->chunk_cnt]) {
+			btf__free(own);
 			return NULL;
+		}
 		k->chunk_cnt++;
 	}
 	f = &k->chunks[k->func_cnt / FUNCS_PER_CHUNK][k->func_cnt % FUNCS_PER_CHUNK];
 	k->func_cnt++;
 	f->kernel = k;
 	f->name = mkf_ref_name(k, ref);
-	f->btf = p->btf;
+	f->btf = own ? own : p->btf;
+	f->own_btf = own;
 	f->id = r->id;
-	f->proto = btf__type_by_id(p->btf, r->id)->type;
+	f->proto = small_proto;
+	f->kproto = proto;
+	f->part = r->part;
 	f->module = p->module;
 	f->module_name = p->module < 0 ? NULL : k->modules[p->module].name;
 	f->tagged = is_tagged(p, r->id);
@@ -511,6 +542,52 @@ static int scan(struct mkf_kernel *k)
 	return err;
 }
 
+/*
+ * The whole BTF of part idx, from its view (under k->lock). A module's
+ * needs vmlinux's as its base. NULL with errno.
+ */
+static const struct btf *part_btf(struct mkf_kernel *k, size_t idx)
+{
+	struct mkf_btf_part *p = &k->parts[idx];
+	struct btf *base = NULL, *btf;
+
+	if (p->btf)
+		return p->btf;
+	if (idx && !(base = (struct btf *)part_btf(k, 0)))
+		return NULL;
+	btf = mkf_btf_view_parse(p->view, base);
+	if (!btf) {
+		int err = errno;
+
+		pr_warn("%s BTF: libbpf cannot parse it: %s\n",
+			p->module < 0 ? "kernel" : k->modules[p->module].name, strerror(err));
+		errno = err;
+		return NULL;
+	}
+	/* Set p->btf last: make_func() reads it without asking. */
+	if (p->module < 0) {
+		k->vmlinux = btf;
+		k->vmlinux_owned = true;
+	} else {
+		k->modules[p->module].btf = btf;
+		k->modules[p->module].owned = true;
+	}
+	__atomic_store_n(&p->btf, btf, __ATOMIC_RELEASE);
+	k->views_unparsed--;
+	return btf;
+}
+
+const struct btf *mkf_part_btf(const struct mkf_kernel *kernel, size_t idx)
+{
+	struct mkf_kernel *k = (struct mkf_kernel *)kernel;
+	const struct btf *btf;
+
+	pthread_mutex_lock(&k->lock);
+	btf = idx < k->part_cnt ? part_btf(k, idx) : (errno = ENOENT, NULL);
+	pthread_mutex_unlock(&k->lock);
+	return btf;
+}
+
 /* Every FUNC name of the parts not yet indexed in full goes in. */
 static int index_all(struct mkf_kernel *k)
 {
@@ -518,6 +595,10 @@ static int index_all(struct mkf_kernel *k)
 
 	if (k->full_parts == k->part_cnt)
 		return 0;
+	/* Every FUNC: libbpf's parse costs less than a small BTF for each. */
+	for (i = k->full_parts; i < k->part_cnt; i++)
+		if (!k->parts[i].btf && !part_btf(k, i))
+			return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	for (r = k->parts[k->full_parts].first_ref; r < k->ref_cnt; r++) {
 		const char *name = mkf_ref_name(k, r);
 		__u32 h = name_hash(name);
@@ -574,7 +655,7 @@ const struct mkf_func *mkf_kernel_find_err(const struct mkf_kernel *kernel, cons
 	}
 	if (!e && k->full_parts == k->part_cnt)
 		goto out;	/* every name is indexed: there is none */
-	if (++k->single_scans > SINGLE_SCAN_LIMIT) {
+	if (++k->single_scans > SINGLE_SCAN_LIMIT && !k->views_unparsed) {
 		err = index_all(k);
 		e = err ? NULL : name_lookup(k, name, name_hash(name));
 		fn = e ? e->fn : NULL;
@@ -645,7 +726,9 @@ const char *mkf_func__name(const struct mkf_func *fn)
 
 const struct btf *mkf_func__btf(const struct mkf_func *fn)
 {
-	return MKF_GET(fn, fn->btf, NULL);
+	if (!fn)
+		return mkf_err_ptr(-EINVAL);
+	return fn->own_btf ? mkf_part_btf(fn->kernel, fn->part) : fn->btf;
 }
 
 __u32 mkf_func__type_id(const struct mkf_func *fn)
@@ -655,7 +738,7 @@ __u32 mkf_func__type_id(const struct mkf_func *fn)
 
 __u32 mkf_func__proto_id(const struct mkf_func *fn)
 {
-	return MKF_GET(fn, fn->proto, 0);
+	return MKF_GET(fn, fn->kproto, 0);
 }
 
 const char *mkf_func__module(const struct mkf_func *fn)
@@ -675,8 +758,9 @@ bool mkf_func__is_callable(const struct mkf_func *fn)
 
 /* --- kernels --------------------------------------------------------- */
 
-/* Add a part for btf and describe it; undone on failure. */
-static int add_part(struct mkf_kernel *k, const struct btf *btf, int module, const char *what)
+/* Add a part for btf (or view) and describe it; undone on failure. */
+static int add_part(struct mkf_kernel *k, const struct btf *btf, struct mkf_btf_view *view,
+		    int module, const char *what)
 {
 	struct mkf_btf_part *parts = realloc(k->parts, (k->part_cnt + 1) * sizeof(*parts));
 	struct mkf_btf_part *p;
@@ -689,8 +773,9 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, int module, con
 	p = &parts[k->part_cnt];
 	memset(p, 0, sizeof(*p));
 	p->btf = btf;
+	p->view = view;
 	p->module = module;
-	err = k->check_all ? mkf_btf_check(btf, what) : 0;
+	err = k->check_all && btf ? mkf_btf_check(btf, what) : 0;
 	if (!err)
 		err = describe_btf(k, p, what);
 	if (err) {
@@ -701,6 +786,8 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, int module, con
 		return err;
 	}
 	k->part_cnt++;
+	if (view)
+		k->views_unparsed++;
 	return 0;
 }
 
@@ -715,10 +802,33 @@ struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool ch
 	k->vmlinux = vmlinux;
 	k->vmlinux_owned = owned;
 	k->check_all = check_all;
-	err = add_part(k, vmlinux, -1, "kernel BTF");
+	err = add_part(k, vmlinux, NULL, -1, "kernel BTF");
 	if (err) {
 		/* The caller still owns vmlinux on failure. */
 		k->vmlinux_owned = false;
+		mkf_kernel__free(k);
+		errno = -err;
+		return NULL;
+	}
+	return k;
+}
+
+struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux)
+{
+	struct mkf_kernel *k = calloc(1, sizeof(*k));
+	int err;
+
+	if (!k) {
+		mkf_btf_view_close(vmlinux);
+		free(vmlinux);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&k->lock, NULL);
+	err = add_part(k, NULL, vmlinux, -1, "kernel BTF");
+	if (err) {
+		mkf_btf_view_close(vmlinux);
+		free(vmlinux);
 		mkf_kernel__free(k);
 		errno = -err;
 		return NULL;
@@ -733,14 +843,13 @@ struct mkf_kernel *mkf_kernel__new(const struct btf *vmlinux_btf)
 	return mkf_kernel_new(vmlinux_btf, false, false);
 }
 
-int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf, bool owned)
+static int add_module(struct mkf_kernel *k, const char *name, const struct btf *btf,
+		      struct mkf_btf_view *view, bool owned)
 {
 	struct mkf_module *mods;
 	size_t i;
 	int err;
 
-	if (!name || !*name || !btf || btf__base_btf(btf) != k->vmlinux)
-		return -EINVAL;
 	mods = realloc(k->modules, (k->module_cnt + 1) * sizeof(*mods));
 	if (!mods)
 		return -ENOMEM;
@@ -752,7 +861,7 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 	mods[k->module_cnt].owned = owned;
 	k->module_cnt++;
 	pthread_mutex_lock(&k->lock);
-	err = add_part(k, btf, (int)k->module_cnt - 1, "module BTF");
+	err = add_part(k, btf, view, (int)k->module_cnt - 1, "module BTF");
 	pthread_mutex_unlock(&k->lock);
 	if (err) {
 		k->module_cnt--;
@@ -766,6 +875,26 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 	for (i = 0; i < k->func_cnt; i++)
 		k->chunks[i / FUNCS_PER_CHUNK][i % FUNCS_PER_CHUNK].unsplit_memo = 0;
 	return 0;
+}
+
+int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf, bool owned)
+{
+	if (!name || !*name || !btf || btf__base_btf(btf) != k->vmlinux)
+		return -EINVAL;
+	return add_module(k, name, btf, NULL, owned);
+}
+
+int mkf_kernel_add_module_view(struct mkf_kernel *k, const char *name, struct mkf_btf_view *view)
+{
+	int err = -EINVAL;
+
+	if (name && *name && k->part_cnt && view->base == k->parts[0].view)
+		err = add_module(k, name, NULL, view, false);
+	if (err) {
+		mkf_btf_view_close(view);
+		free(view);
+	}
+	return err;
 }
 
 int mkf_kernel__add_module(struct mkf_kernel *kernel, const char *name,
@@ -793,9 +922,12 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	mkf_kernel_memo_free(k->kfuncs);
-	for (i = 0; i < k->part_cnt; i++) {
+	/* Views last but one: BTF parsed from a view copied its bytes. */
+	for (i = k->part_cnt; i-- > 0;) {
 		free(k->parts[i].tagged);
 		free(k->parts[i].magic);
+		mkf_btf_view_close(k->parts[i].view);
+		free(k->parts[i].view);
 	}
 	free(k->parts);
 	free(k->refs);
@@ -803,6 +935,8 @@ void mkf_kernel__free(struct mkf_kernel *k)
 		free(k->names[i].owned_name);
 	free(k->names);
 	free(k->slots);
+	for (i = 0; i < k->func_cnt; i++)
+		btf__free(k->chunks[i / FUNCS_PER_CHUNK][i % FUNCS_PER_CHUNK].own_btf);
 	for (i = 0; i < k->chunk_cnt; i++)
 		free(k->chunks[i]);
 	free(k->chunks);
@@ -815,17 +949,25 @@ bool mkf_kernel__has_kfunc_tags(const struct mkf_kernel *kernel)
 	return MKF_GET(kernel, kernel->tag_cnt > 0, false);
 }
 
+/* Read through views, the BTF is parsed when first asked for. */
 const struct btf *mkf_kernel__btf(const struct mkf_kernel *kernel)
 {
-	return MKF_GET(kernel, kernel->vmlinux, NULL);
+	if (!kernel)
+		return mkf_err_ptr(-EINVAL);
+	return mkf_part_btf(kernel, 0);
 }
 
 const struct btf *mkf_kernel__module_btf(const struct mkf_kernel *kernel, size_t idx)
 {
+	size_t i;
+
 	if (!kernel)
 		return mkf_err_ptr(-EINVAL);
 	if (idx >= kernel->module_cnt)
 		return mkf_err_ptr(-ENOENT);
+	for (i = 1; i < kernel->part_cnt; i++)
+		if (kernel->parts[i].module == (int)idx)
+			return mkf_part_btf(kernel, i);
 	return kernel->modules[idx].btf;
 }
 

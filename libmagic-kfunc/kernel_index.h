@@ -24,14 +24,23 @@
 #include "magic_kfunc.h"
 
 struct mkf_kernel;
+struct mkf_btf_view;
 
 /* One FUNC of the target kernel, made when first looked up. */
 struct mkf_func {
 	const struct mkf_kernel *kernel;	/* the index it belongs to */
 	const char *name;	/* in the owning BTF's strings */
-	const struct btf *btf;	/* vmlinux or a module's split BTF */
-	__u32 id;		/* FUNC type id */
-	__u32 proto;		/* its FUNC_PROTO id */
+	/*
+	 * What the resolver reads: vmlinux or a module's split BTF, or for
+	 * a kernel read through views (kernel_view.h) own_btf, a small BTF
+	 * of this FUNC alone, in which proto is its FUNC_PROTO's id.
+	 */
+	const struct btf *btf;
+	__u32 id;		/* FUNC type id in the kernel's BTF (messages say it) */
+	__u32 proto;		/* its FUNC_PROTO id in btf */
+	__u32 kproto;		/* the same in the kernel's BTF */
+	struct btf *own_btf;
+	size_t part;		/* index into kernel->parts */
 	int module;		/* index into modules, -1 for vmlinux */
 	const char *module_name;	/* its name (stable: strdup'd), NULL for vmlinux */
 	bool tagged;		/* a DECL_TAG "bpf_kfunc" points at it */
@@ -83,9 +92,14 @@ struct mkf_magic_tag {
 	bool off;		/* kind "off": the node offset */
 };
 
-/* One BTF object of the kernel: vmlinux (part 0), then each module. */
+/*
+ * One BTF object of the kernel: vmlinux (part 0), then each module.
+ * Either btf (libbpf's) or view is set; a view's btf is parsed when
+ * something asks for the whole BTF (mkf_part_btf()).
+ */
 struct mkf_btf_part {
 	const struct btf *btf;
+	struct mkf_btf_view *view;	/* owned */
 	int module;		/* -1 for vmlinux */
 	size_t first_ref, ref_cnt;	/* its FUNCs in kernel->refs */
 	__u32 *tagged;		/* FUNC ids a bpf_kfunc tag points at, sorted */
@@ -139,6 +153,7 @@ struct mkf_kernel {
 	size_t chunk_cnt, func_cnt;
 	size_t full_parts;	/* parts whose every name is in the cache */
 	size_t single_scans;	/* one-name scans so far: too many, index all */
+	size_t views_unparsed;	/* parts read through a view, not parsed by libbpf */
 	/* kfuncs.c's, NULL until first asked for; reset when a module is added. */
 	struct mkf_kernel_memo *kfuncs;
 };
@@ -175,5 +190,17 @@ struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool ch
 /* Add and index a module's split BTF (owned: freed with the kernel). */
 int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct btf *btf,
 			  bool owned);
+/*
+ * The same for BTF read through views (kernel_view.h), which the kernel
+ * then owns, also when these fail. A module's view has vmlinux's as base.
+ */
+struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux);
+int mkf_kernel_add_module_view(struct mkf_kernel *k, const char *name,
+			       struct mkf_btf_view *view);
+/*
+ * The whole libbpf BTF of part idx, parsed from its view the first time
+ * (then owned by the kernel). NULL with errno when libbpf refuses it.
+ */
+const struct btf *mkf_part_btf(const struct mkf_kernel *k, size_t idx);
 
 #endif

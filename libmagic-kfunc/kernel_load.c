@@ -3,6 +3,17 @@
  * The kernel loader: read a kernel's BTF from files (the running
  * kernel's /sys/kernel/btf, or paths the caller names) and hand it to
  * the index (kernel_index.c). All of the kernel side's I/O is here.
+ *
+ * Two ways to read a file. By default, through a view (kernel_view.h):
+ * the file is mapped, not parsed, and only the FUNCs an object asks
+ * for are decoded; its header, strings and every record's kind and
+ * extent are checked as libbpf 1.1's parse checks them. With
+ * mkf_kernel_opts.check_all_types, which the command line sets for
+ * every BTF file its user names, libbpf parses the file (btf__parse(),
+ * with the validation of the libbpf linked) and every type is checked
+ * as well. A file the view does not take (an ELF file, BTF of the other
+ * byte order, BTF the view finds broken) goes to libbpf, whose parse
+ * reads it or says what is wrong with it.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -18,6 +29,7 @@
 #include "btf_util.h"
 #include "kernel_index.h"
 #include "kernel_load.h"
+#include "kernel_view.h"
 #include "log.h"
 #include "opts.h"
 
@@ -123,14 +135,60 @@ static char *module_name_of(const char *path)
 	return strndup(base, strcspn(base, "."));
 }
 
+/* A view of PATH in *out (malloc'd), or the view's negative errno. */
+static int open_view(const char *path, const struct mkf_btf_view *base,
+		     struct mkf_btf_view **out)
+{
+	struct mkf_btf_view *v = malloc(sizeof(*v));
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	err = mkf_btf_view_open(v, path, base);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
+/* 0 and the module added, or the view's error (the caller asks libbpf). */
+static int load_module_view(struct mkf_kernel *k, const char *name, const char *path)
+{
+	struct mkf_btf_view *v;
+	int err = open_view(path, k->parts[0].view, &v);
+
+	if (err)
+		return err;
+	if (mkf_btf_view_is_complete(v)) {
+		pr_err("%s: is a complete BTF (a vmlinux?), not a module's split BTF\n", path);
+		mkf_btf_view_close(v);
+		free(v);
+		return -ECANCELED;	/* said: libbpf need not look */
+	}
+	return mkf_kernel_add_module_view(k, name, v);
+}
+
 static int load_module_file(struct mkf_kernel *k, const char *name, const char *path)
 {
+	const struct btf *base;
 	struct btf *btf;
 	int err = check_btf_file(path, "a module's BTF");
 
 	if (err)
 		return err;
-	btf = btf__parse_split(path, (struct btf *)k->vmlinux);
+	if (k->parts[0].view) {
+		err = load_module_view(k, name, path);
+		if (err == -ECANCELED)
+			return -EINVAL;
+		if (!err || err == -ENOMEM)
+			return err;
+	}
+	base = k->vmlinux ? k->vmlinux : mkf_part_btf(k, 0);
+	if (!base)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	btf = btf__parse_split(path, (struct btf *)base);
 	if (!btf)
 		return parse_failed(path, "module BTF");
 	if (is_complete_btf(btf)) {
@@ -254,18 +312,34 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 	err = check_btf_file(vmlinux_path, "a kernel's BTF");
 	if (err)
 		return mkf_err_ptr(err);
-	/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
-	vm = btf__parse(vmlinux_path, NULL);
-	if (!vm) {
-		err = parse_failed(vmlinux_path, "kernel BTF");
-		return mkf_err_ptr(err);
+	k = NULL;
+	if (!OPTS_GET(opts, check_all_types, false)) {
+		struct mkf_btf_view *view;
+
+		err = open_view(vmlinux_path, NULL, &view);
+		if (err == -ENOMEM)
+			return mkf_err_ptr(err);
+		if (!err) {
+			k = mkf_kernel_new_view(view);
+			if (!k)
+				return mkf_err_ptr(-errno);
+		}
 	}
-	k = mkf_kernel_new(vm, true, OPTS_GET(opts, check_all_types, false));
 	if (!k) {
-		err = -errno;
-		btf__free(vm);
-		return mkf_err_ptr(err);
+		/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
+		vm = btf__parse(vmlinux_path, NULL);
+		if (!vm) {
+			err = parse_failed(vmlinux_path, "kernel BTF");
+			return mkf_err_ptr(err);
+		}
+		k = mkf_kernel_new(vm, true, OPTS_GET(opts, check_all_types, false));
+		if (!k) {
+			err = -errno;
+			btf__free(vm);
+			return mkf_err_ptr(err);
+		}
 	}
+	err = 0;
 	k->vmlinux_path = strdup(vmlinux_path);
 	if (!k->vmlinux_path) {
 		mkf_kernel__free(k);

@@ -21,6 +21,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/kfunc_rules.c libmagic-kfunc/kfunc_rules.h \
 	libmagic-kfunc/kfuncs.c libmagic-kfunc/kfuncs.h \
 	libmagic-kfunc/kernel_load.c libmagic-kfunc/kernel_load.h \
+	libmagic-kfunc/kernel_view.c libmagic-kfunc/kernel_view.h \
 	libmagic-kfunc/libbpf_model.c libmagic-kfunc/libbpf_model.h \
 	libmagic-kfunc/log.c libmagic-kfunc/log.h \
 	libmagic-kfunc/obj_check.c libmagic-kfunc/obj_check.h \

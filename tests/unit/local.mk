@@ -4,6 +4,7 @@
 # cached. Nothing is ever loaded into the running kernel.
 
 unit_tests = tests/unit/resolve tests/unit/rewrite tests/unit/api tests/unit/real-btf \
+	tests/unit/kernel-view \
 	tests/unit/insn-patch tests/unit/cache tests/unit/btf-out tests/unit/strbuf \
 	tests/unit/obj-image tests/unit/xlated-diff tests/unit/one-parse
 check_PROGRAMS += $(unit_tests)
@@ -35,6 +36,15 @@ tests_unit_resolve_SOURCES = tests/unit/resolve.c $(UNIT_COMMON)
 tests_unit_resolve_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_resolve_LDFLAGS = -static
 tests_unit_resolve_LDADD = $(UNIT_LDADD)
+
+# The view of kernel BTF files against libbpf's parse: catalogue kernels'
+# answers, fixture kernels' plans and rewrites of every test object.
+tests_unit_kernel_view_SOURCES = tests/unit/kernel-view.c $(UNIT_COMMON)
+tests_unit_kernel_view_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_kernel_view_LDFLAGS = -static
+tests_unit_kernel_view_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_kernel_view_DEPENDENCIES = $(tests_bpf_unit_objects) $(tests_bpf_cli_objects) \
+	$(tests_bpf_guest_objects) $(tests_bpf_style_objects)
 
 tests_unit_rewrite_SOURCES = tests/unit/rewrite.c $(UNIT_COMMON)
 tests_unit_rewrite_CPPFLAGS = $(UNIT_CPPFLAGS)

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The read-only view of kernel BTF (see kernel_view.h). The checks at
+ * open are libbpf 1.1's (btf_parse_hdr(), btf_parse_str_sec(),
+ * btf_parse_type_sec()), so that a file the view takes is one libbpf
+ * would have taken; what it refuses, the caller hands to libbpf, whose
+ * words say why. Records are read in place: the type section is 4-byte
+ * aligned in the file and the file starts page-aligned.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel_view.h"
+
+/* libbpf's limit on string offsets (BTF_MAX_STR_OFFSET). */
+#define MAX_STR_OFFSET 0x7fffffffu
+/* Types one FUNC may reach: a prototype and what its params point at. */
+#define MAX_EXTRACT 4096
+/* Nesting of pointers, modifiers and prototypes followed from a FUNC. */
+#define MAX_DEPTH 64
+/*
+ * What a reference to no type, or a name offset past the strings,
+ * becomes in a small BTF: again nothing, so that readers of either BTF
+ * see the same (libbpf's lookups answer NULL, as they do for the file).
+ */
+#define DANGLING 0x7fffffffu
+
+/* The file's bytes: mapped where the file allows it, else read. */
+static int slurp(struct mkf_btf_view *v, const char *path)
+{
+	size_t cap, len = 0;
+	struct stat st;
+	char *buf, *tmp;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EPROTO;
+		goto out;
+	}
+	/*
+	 * sysfs gives its BTF files their size; since 6.16 vmlinux's may be
+	 * mapped (read-only, private), before that read(2) copies it.
+	 */
+	if (st.st_size >= (off_t)sizeof(struct btf_header)) {
+		v->mem = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (v->mem != MAP_FAILED) {
+			v->mem_len = (size_t)st.st_size;
+			v->mapped = true;
+			goto out;
+		}
+		v->mem = NULL;
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+	buf = malloc(cap);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (len == cap) {
+			tmp = realloc(buf, cap * 2);
+			if (!tmp) {
+				free(buf);
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = tmp;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			free(buf);
+			goto out;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	v->mem = buf;
+	v->mem_len = len;
+out:
+	close(fd);
+	return err;
+}
+
+/* The size of a type record, as libbpf's btf_type_size(); -1 for an unknown kind. */
+static long record_size(const struct btf_type *t)
+{
+	long vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_FWD:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return sizeof(struct btf_type);
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return sizeof(struct btf_type) + sizeof(__u32);
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_type) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return sizeof(struct btf_type) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(struct btf_type) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(struct btf_type) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(struct btf_type) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return sizeof(struct btf_type) + vlen * sizeof(struct btf_var_secinfo);
+	default:
+		return -1;
+	}
+}
+
+/* Header and sections, as libbpf 1.1 checks them. */
+static int check_layout(struct mkf_btf_view *v)
+{
+	const struct btf_header *hdr = v->mem;
+	size_t meta;
+
+	if (v->mem_len < sizeof(*hdr) || hdr->magic != BTF_MAGIC)
+		return -EPROTO;	/* not raw BTF of this byte order */
+	if (hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > v->mem_len)
+		return -EINVAL;
+	meta = v->mem_len - hdr->hdr_len;
+	if ((__u64)hdr->str_off + hdr->str_len > meta ||
+	    (__u64)hdr->type_off + hdr->type_len > hdr->str_off || hdr->type_off % 4)
+		return -EINVAL;
+	v->types = (const char *)v->mem + hdr->hdr_len + hdr->type_off;
+	v->types_len = hdr->type_len;
+	v->strs = (const char *)v->mem + hdr->hdr_len + hdr->str_off;
+	v->str_len = hdr->str_len;
+	if (v->base && !v->str_len)
+		return 0;
+	if (!v->str_len || v->str_len - 1 > MAX_STR_OFFSET || v->strs[v->str_len - 1])
+		return -EINVAL;
+	if (!v->base && v->strs[0])
+		return -EINVAL;
+	return 0;
+}
+
+/* Where each record starts; every record's kind known and inside the section. */
+static int index_types(struct mkf_btf_view *v)
+{
+	size_t max = v->types_len / sizeof(struct btf_type) + 1, n = 0;
+	__u32 off = 0;
+
+	/* Only sizeof(__u32)-aligned access: the section offset is checked. */
+	if ((unsigned long)v->types % sizeof(__u32))
+		return -EPROTO;
+	v->offs = malloc(max * sizeof(*v->offs));
+	if (!v->offs)
+		return -ENOMEM;
+	while ((size_t)off + sizeof(struct btf_type) <= v->types_len) {
+		const struct btf_type *t = (const void *)(v->types + off);
+		long sz = record_size(t);
+
+		if (sz < 0 || sz > (long)(v->types_len - off))
+			return -EINVAL;
+		v->offs[n++] = off;
+		off += (__u32)sz;
+	}
+	if ((__u64)v->start_id + n > 0xffffffffull)
+		return -EINVAL;
+	v->end_id = v->start_id + (__u32)n;
+	return 0;
+}
+
+int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
+		      const struct mkf_btf_view *base)
+{
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->path = strdup(path);
+	if (!v->path)
+		return -ENOMEM;
+	v->base = base;
+	v->start_id = base ? base->end_id : 1;
+	v->str_start = base ? base->str_start + base->str_len : 0;
+	err = slurp(v, path);
+	if (!err)
+		err = check_layout(v);
+	if (!err)
+		err = index_types(v);
+	if (err)
+		mkf_btf_view_close(v);
+	return err;
+}
+
+void mkf_btf_view_close(struct mkf_btf_view *v)
+{
+	if (!v)
+		return;
+	if (v->mapped)
+		munmap(v->mem, v->mem_len);
+	else
+		free(v->mem);
+	free(v->offs);
+	free(v->path);
+	memset(v, 0, sizeof(*v));
+}
+
+const struct btf_type *mkf_btf_view_type(const struct mkf_btf_view *v, __u32 id)
+{
+	while (v && id < v->start_id)
+		v = v->base;
+	if (!v || !id || id >= v->end_id)
+		return NULL;
+	return (const void *)(v->types + v->offs[id - v->start_id]);
+}
+
+const char *mkf_btf_view_str(const struct mkf_btf_view *v, __u32 off)
+{
+	while (v && off < v->str_start)
+		v = v->base;
+	if (!v || off - v->str_start >= v->str_len)
+		return NULL;
+	return v->strs + (off - v->str_start);
+}
+
+size_t mkf_btf_view_str_room(const struct mkf_btf_view *v, __u32 off)
+{
+	while (v && off < v->str_start)
+		v = v->base;
+	if (!v || off - v->str_start >= v->str_len)
+		return 0;
+	return v->str_len - (off - v->str_start);
+}
+
+bool mkf_btf_view_is_complete(const struct mkf_btf_view *v)
+{
+	return v->str_len > 1 && !v->strs[0];
+}
+
+struct btf *mkf_btf_view_parse(const struct mkf_btf_view *v, struct btf *base_btf)
+{
+	/* libbpf 1.1 parses split BTF from files only. */
+	if (v->base)
+		return btf__parse_raw_split(v->path, base_btf);
+	return btf__new(v->mem, (__u32)v->mem_len);
+}
+
+/* --- one FUNC as a small BTF ----------------------------------------- */
+
+struct extract {
+	const struct mkf_btf_view *v;
+	__u32 ids[MAX_EXTRACT];	/* kernel ids; the small BTF's id is the index + 1 */
+	size_t cnt;
+};
+
+static __u32 new_id(const struct extract *x, __u32 id)
+{
+	size_t i;
+
+	if (!id)
+		return 0;
+	for (i = 0; i < x->cnt; i++)
+		if (x->ids[i] == id)
+			return (__u32)i + 1;
+	return DANGLING;
+}
+
+static int collect(struct extract *x, __u32 id, int depth)
+{
+	const struct btf_type *t;
+	int err = 0;
+	__u16 i;
+
+	if (!id || new_id(x, id) != DANGLING)
+		return 0;
+	if (depth <= 0 || x->cnt == MAX_EXTRACT)
+		return -EINVAL;
+	t = mkf_btf_view_type(x->v, id);
+	if (!t)
+		return 0;	/* stays dangling */
+	x->ids[x->cnt++] = id;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_FWD:
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return 0;
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return collect(x, t->type, depth - 1);
+	case BTF_KIND_ARRAY:
+		err = collect(x, btf_array(t)->type, depth - 1);
+		return err ? err : collect(x, btf_array(t)->index_type, depth - 1);
+	case BTF_KIND_FUNC_PROTO:
+		err = collect(x, t->type, depth - 1);
+		for (i = 0; i < btf_vlen(t) && !err; i++)
+			err = collect(x, btf_params(t)[i].type, depth - 1);
+		return err;
+	default:
+		/* DATASEC: nothing a prototype refers to; copied without entries. */
+		return 0;
+	}
+}
+
+struct blob {
+	char *types, *strs;
+	size_t types_len, types_cap, strs_len, strs_cap;
+};
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 256;
+	char *tmp;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	tmp = realloc(*buf, ncap);
+	if (!tmp)
+		return -ENOMEM;
+	*buf = tmp;
+	*cap = ncap;
+	return 0;
+}
+
+static int put_type(struct blob *b, const void *p, size_t sz)
+{
+	if (grow(&b->types, &b->types_cap, b->types_len + sz))
+		return -ENOMEM;
+	memcpy(b->types + b->types_len, p, sz);
+	b->types_len += sz;
+	return 0;
+}
+
+/* The offset of a copy of the view's string at OFF ("" shares offset 0). */
+static long put_str(struct blob *b, const struct mkf_btf_view *v, __u32 off)
+{
+	const char *s = mkf_btf_view_str(v, off);
+	size_t n;
+	long at;
+
+	if (!s)
+		return DANGLING;
+	if (!*s)
+		return 0;
+	n = strlen(s) + 1;
+	if (grow(&b->strs, &b->strs_cap, b->strs_len + n))
+		return -ENOMEM;
+	at = (long)b->strs_len;
+	memcpy(b->strs + b->strs_len, s, n);
+	b->strs_len += n;
+	return at;
+}
+
+static int put_record(struct blob *b, const struct extract *x, const struct btf_type *t)
+{
+	struct btf_type h = *t;
+	long name = put_str(b, x->v, t->name_off);
+	int err;
+	__u16 i;
+
+	if (name < 0)
+		return (int)name;
+	h.name_off = (__u32)name;
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_DATASEC:
+		h.info &= ~0xffffu;	/* no members: kind and name are what is read */
+		return put_type(b, &h, sizeof(h));
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		h.type = new_id(x, t->type);
+		err = put_type(b, &h, sizeof(h));
+		return err ? err : put_type(b, t + 1, sizeof(__u32));
+	case BTF_KIND_INT:
+		err = put_type(b, &h, sizeof(h));
+		return err ? err : put_type(b, t + 1, sizeof(__u32));
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_FWD:
+		return put_type(b, &h, sizeof(h));
+	case BTF_KIND_ARRAY: {
+		struct btf_array a = *btf_array(t);
+
+		a.type = new_id(x, a.type);
+		a.index_type = new_id(x, a.index_type);
+		err = put_type(b, &h, sizeof(h));
+		return err ? err : put_type(b, &a, sizeof(a));
+	}
+	case BTF_KIND_FUNC_PROTO:
+		h.type = new_id(x, t->type);
+		err = put_type(b, &h, sizeof(h));
+		for (i = 0; i < btf_vlen(t) && !err; i++) {
+			struct btf_param p = btf_params(t)[i];
+
+			name = put_str(b, x->v, p.name_off);
+			if (name < 0)
+				return (int)name;
+			p.name_off = (__u32)name;
+			p.type = new_id(x, p.type);
+			err = put_type(b, &p, sizeof(p));
+		}
+		return err;
+	default:	/* a reference: PTR, TYPEDEF, modifiers, TYPE_TAG, FUNC */
+		h.type = new_id(x, t->type);
+		return put_type(b, &h, sizeof(h));
+	}
+}
+
+struct btf *mkf_btf_view_extract(const struct mkf_btf_view *v, __u32 func_id, __u32 *proto)
+{
+	const struct btf_type *fn = mkf_btf_view_type(v, func_id);
+	struct btf_header hdr = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+				  .hdr_len = sizeof(hdr) };
+	struct extract *x = calloc(1, sizeof(*x));
+	struct blob b = {};
+	struct btf *btf = NULL;
+	char *raw = NULL;
+	size_t i;
+	int err = 0;
+
+	if (!x)
+		goto nomem;
+	x->v = v;
+	if (!fn || !btf_is_func(fn)) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = collect(x, func_id, MAX_DEPTH);
+	if (!err && (!fn->type || !btf_is_func_proto(mkf_btf_view_type(v, fn->type))))
+		err = -EINVAL;
+	if (err)
+		goto out;
+	if (grow(&b.strs, &b.strs_cap, 1))
+		goto nomem;
+	b.strs[b.strs_len++] = '\0';
+	for (i = 0; i < x->cnt && !err; i++)
+		err = put_record(&b, x, mkf_btf_view_type(v, x->ids[i]));
+	if (err)
+		goto out;
+	hdr.type_len = (__u32)b.types_len;
+	hdr.str_off = (__u32)b.types_len;
+	hdr.str_len = (__u32)b.strs_len;
+	raw = malloc(sizeof(hdr) + b.types_len + b.strs_len);
+	if (!raw)
+		goto nomem;
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr), b.types, b.types_len);
+	memcpy(raw + sizeof(hdr) + b.types_len, b.strs, b.strs_len);
+	btf = btf__new(raw, (__u32)(sizeof(hdr) + b.types_len + b.strs_len));
+	if (!btf)
+		err = -errno;
+	else
+		*proto = new_id(x, fn->type);
+	goto out;
+nomem:
+	err = -ENOMEM;
+out:
+	free(raw);
+	free(b.types);
+	free(b.strs);
+	free(x);
+	if (err) {
+		errno = err == -ENOMEM ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	return btf;
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The view of kernel BTF files (libmagic-kfunc/kernel_view.c) against
+ * libbpf's full parse, which mkf_kernel_opts.check_all_types selects:
+ *
+ * - on every cached catalogue kernel
+ *   (${MAGIC_KFUNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/magic-kfunc}/kernels/
+ *   <id>/vmlinux.btf, the patched build's among them), for every FUNC a
+ *   bpf_kfunc decl tag points at (every bpf_* FUNC where the kernel has
+ *   no tags) and its _impl twin: found or not, the FUNC and prototype
+ *   ids, callable, the prototype as the resolver reads it, each
+ *   parameter's kind (mkf_btf__param_kind(), mkf_func__param_kind()),
+ *   unsplit; and that the public accessors still answer in the
+ *   kernel's ids and BTF;
+ * - the plan of every object of tests/bpf on every fixture kernel
+ *   (tests/unit/fixtures.c, written to files, with a module), entry by
+ *   entry with its reason, and the rewritten object, byte for byte.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixtures.h"
+#include "kernel_index.h"
+#include "kfunc_rules.h"
+#include "kernel_view.h"
+#include "magic_kfunc.h"
+#include "resolve.h"
+#include "strbuf.h"
+#include "unit.h"
+
+#ifndef MKF_BPF_OBJDIR
+#define MKF_BPF_OBJDIR "tests/bpf"
+#endif
+
+/* The libbpf path and the view's, each really taken. */
+static struct mkf_kernel *load(const char *vmlinux, const char *const *mods, size_t mod_cnt,
+			       bool view)
+{
+	LIBBPF_OPTS(mkf_kernel_opts, o, .vmlinux_path = vmlinux, .module_paths = mods,
+		    .module_cnt = mod_cnt, .check_all_types = !view);
+	struct mkf_kernel *k = mkf_kernel__load(&o);
+	size_t i;
+
+	for (i = 0; k && i < k->part_cnt; i++) {
+		if (!k->parts[i].view != !view) {
+			mkf_kernel__free(k);
+			errno = EPROTO;
+			return NULL;
+		}
+	}
+	return k;
+}
+
+/* A type as the resolver reads it: down to the names of structs and enums. */
+static void describe(const struct btf *btf, __u32 id, struct mkf_sb *sb, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name;
+	__u16 i;
+
+	if (!id) {
+		mkf_sb_printf(sb, "void");
+		return;
+	}
+	if (!t || depth <= 0) {
+		mkf_sb_printf(sb, "?");
+		return;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	mkf_sb_printf(sb, "%u'%s'", btf_kind(t), name ? name : "(bad name)");
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		mkf_sb_printf(sb, "%u/%#x", t->size, *(const __u32 *)(t + 1));
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		mkf_sb_printf(sb, "%u", t->size);
+		break;
+	case BTF_KIND_FWD:
+		mkf_sb_printf(sb, "k%d", btf_kflag(t));
+		break;
+	case BTF_KIND_ARRAY:
+		mkf_sb_printf(sb, "[%u]", btf_array(t)->nelems);
+		describe(btf, btf_array(t)->type, sb, depth - 1);
+		mkf_sb_printf(sb, "/");
+		describe(btf, btf_array(t)->index_type, sb, depth - 1);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		mkf_sb_printf(sb, "(");
+		for (i = 0; i < btf_vlen(t); i++) {
+			name = btf__name_by_offset(btf, btf_params(t)[i].name_off);
+			mkf_sb_printf(sb, "%s'%s':", i ? ", " : "", name ? name : "(bad name)");
+			describe(btf, btf_params(t)[i].type, sb, depth - 1);
+		}
+		mkf_sb_printf(sb, ") -> ");
+		describe(btf, t->type, sb, depth - 1);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		break;
+	default:
+		mkf_sb_printf(sb, " ");
+		describe(btf, t->type, sb, depth - 1);
+	}
+}
+
+/* What the resolver and the accessors see of NAME, as text. */
+static void answer(const struct mkf_kernel *k, const char *name, struct mkf_sb *sb)
+{
+	const struct mkf_func *fn = mkf_kernel_find(k, name);
+	int i, n;
+
+	if (!fn) {
+		mkf_sb_printf(sb, "%s: none", name);
+		return;
+	}
+	n = btf_vlen(btf__type_by_id(fn->btf, fn->proto));
+	mkf_sb_printf(sb, "%s: [%u] proto [%u] module %s callable %d tagged %d magic %#x/%#x "
+		      "unsplit %d: ", name, mkf_func__type_id(fn), mkf_func__proto_id(fn),
+		      mkf_func__module(fn) ? mkf_func__module(fn) : "-", mkf_func__is_callable(fn),
+		      mkf_func__has_kfunc_tag(fn), fn->magic_params, fn->magic_offs,
+		      mkf_func_unsplit(fn));
+	describe(fn->btf, fn->proto, sb, 32);
+	mkf_sb_printf(sb, " kinds");
+	for (i = 0; i < n; i++) {
+		enum mkf_param_basis b1 = 0, b2 = 0;
+		enum mkf_param_kind k1 = mkf_btf__param_kind(fn->btf, fn->name, fn->proto, i, &b1);
+		enum mkf_param_kind k2 = mkf_func__param_kind(fn, i, &b2);
+
+		mkf_sb_printf(sb, " %d.%d/%d.%d", k1, b1, k2, b2);
+	}
+}
+
+/* The public accessors answer in the kernel's BTF and ids, view or not. */
+static bool accessors_agree(const struct mkf_kernel *k, const char *name)
+{
+	const struct mkf_func *fn = mkf_kernel_find(k, name);
+	const struct btf *btf;
+	const struct btf_type *t;
+
+	if (!fn)
+		return true;
+	btf = mkf_func__btf(fn);
+	t = btf ? btf__type_by_id(btf, mkf_func__type_id(fn)) : NULL;
+	return t && btf_is_func(t) && t->type == mkf_func__proto_id(fn) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), name) &&
+	       (fn->module >= 0 || btf == mkf_kernel__btf(k));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* The names to compare: tagged FUNCs (bpf_* ones without tags), with twins. */
+static char **names_of(const struct btf *btf, size_t *cnt)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	bool tags = false;
+	char **v = NULL;
+	size_t c = 0;
+	int pass;
+
+	for (id = 1; id < n && !tags; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		tags = btf_is_decl_tag(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "bpf_kfunc");
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (id = 1; id < n; id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id), *f;
+			const char *name;
+
+			if (tags ? !btf_is_decl_tag(t) ||
+					   strcmp(btf__name_by_offset(btf, t->name_off), "bpf_kfunc")
+				 : !btf_is_func(t))
+				continue;
+			f = tags ? btf__type_by_id(btf, t->type) : t;
+			name = btf__name_by_offset(btf, f->name_off);
+			if (!tags && strncmp(name, "bpf_", 4))
+				continue;
+			if (pass) {
+				size_t len = strlen(name);
+
+				v[c] = strdup(name);
+				v[c + 1] = malloc(len + 6);
+				if (ends_with(name, "_impl"))
+					snprintf(v[c + 1], len + 1, "%.*s", (int)(len - 5), name);
+				else
+					snprintf(v[c + 1], len + 6, "%s_impl", name);
+			}
+			c += 2;
+		}
+		if (!pass) {
+			v = calloc(c + 1, sizeof(*v));
+			c = 0;
+		}
+	}
+	*cnt = c;
+	return v;
+}
+
+static void cache_dir(char *buf, size_t sz)
+{
+	const char *cache = getenv("MAGIC_KFUNC_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (cache && *cache)
+		snprintf(buf, sz, "%s/kernels", cache);
+	else if (xdg && *xdg)
+		snprintf(buf, sz, "%s/magic-kfunc/kernels", xdg);
+	else
+		snprintf(buf, sz, "%s/.cache/magic-kfunc/kernels", home ? home : "");
+}
+
+static void test_catalogue_kernel(const char *id, const char *path)
+{
+	struct mkf_kernel *full = load(path, NULL, 0, false), *view = load(path, NULL, 0, true);
+	char name[256], **names = NULL;
+	size_t cnt = 0, i, same = 0, found = 0, bad_acc = 0;
+	struct mkf_sb a = {}, b = {}, first = {};
+
+	snprintf(name, sizeof(name), "%.100s: both ways load it (the view really used)", id);
+	if (!t_check(name, full && view, "libbpf %p, view %p: %s", (void *)full, (void *)view,
+		     strerror(errno)))
+		goto out;
+	names = names_of(mkf_kernel__btf(full), &cnt);
+	for (i = 0; i < cnt; i++) {
+		mkf_sb_free(&a);
+		memset(&a, 0, sizeof(a));
+		mkf_sb_free(&b);
+		memset(&b, 0, sizeof(b));
+		answer(full, names[i], &a);
+		answer(view, names[i], &b);
+		if (!strcmp(a.buf, b.buf))
+			same++;
+		else if (!first.buf)
+			mkf_sb_printf(&first, "libbpf: %s\n      view:   %s", a.buf, b.buf);
+		found += mkf_kernel_find(view, names[i]) != NULL;
+		if (!accessors_agree(view, names[i]) || !accessors_agree(full, names[i]))
+			bad_acc++;
+	}
+	snprintf(name, sizeof(name), "%.100s: %zu kfuncs and twins, %zu found: the same answers", id,
+		 cnt, found);
+	t_check(name, cnt && same == cnt, "%zu differ; first:\n      %s", cnt - same,
+		first.buf ? first.buf : "(no names)");
+	snprintf(name, sizeof(name), "%.100s: has_kfunc_tags alike, accessors in the kernel's ids", id);
+	t_check(name, !bad_acc && mkf_kernel__has_kfunc_tags(full) ==
+				    mkf_kernel__has_kfunc_tags(view),
+		"%zu accessors disagree", bad_acc);
+out:
+	for (i = 0; i < cnt; i++)
+		free(names[i]);
+	free(names);
+	mkf_sb_free(&a);
+	mkf_sb_free(&b);
+	mkf_sb_free(&first);
+	mkf_kernel__free(full);
+	mkf_kernel__free(view);
+}
+
+static void test_catalogue(void)
+{
+	char dir[4096], path[8192];
+	struct dirent **ents = NULL;
+	int n, i, tested = 0;
+
+	cache_dir(dir, sizeof(dir));
+	n = scandir(dir, &ents, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s/vmlinux.btf", dir, ents[i]->d_name);
+			if (!access(path, R_OK)) {
+				test_catalogue_kernel(ents[i]->d_name, path);
+				tested++;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!tested)
+		t_skip("catalogue kernels", "no cached kernel BTF under %s: the VM harness fills "
+		       "this cache", dir);
+}
+
+/* Every field of every entry, with its reason. */
+static void plan_text(const struct mkf_plan *plan, struct mkf_sb *sb)
+{
+	size_t i;
+
+	for (i = 0; i < mkf_plan__entry_cnt(plan); i++) {
+		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
+		const char *m = mkf_plan_entry__merged_into(e), *mod = mkf_plan_entry__module(e);
+		const char *kn = mkf_plan_entry__kernel_name(e), *nn = mkf_plan_entry__new_name(e);
+
+		mkf_sb_printf(sb, "%s weak %d decision %d rule %d kernel %s new %s module %s "
+			      "proto %d delta %d merged %s regs %#x calls %zu libbpf %d\n%s\n",
+			      mkf_plan_entry__name(e), mkf_plan_entry__is_weak(e),
+			      mkf_plan_entry__decision(e), mkf_plan_entry__rule(e), kn ? kn : "-",
+			      nn ? nn : "-", mod ? mod : "-", mkf_plan_entry__proto_change(e),
+			      mkf_plan_entry__param_delta(e), m ? m : "-",
+			      mkf_plan_entry__set_regs(e), mkf_plan_entry__call_site_cnt(e),
+			      mkf_plan_entry__libbpf_outcome(e), mkf_plan_entry__reason(e));
+	}
+	mkf_sb_printf(sb, "unresolved %zu changes %zu\n", mkf_plan__unresolved_cnt(plan),
+		      mkf_plan__change_cnt(plan));
+}
+
+/* The plan's text and the rewritten object of one object on one kernel. */
+static void plan_and_rewrite(const void *buf, size_t sz, const struct mkf_kernel *k,
+			     struct mkf_sb *text, void **out, size_t *out_sz)
+{
+	struct mkf_plan *plan = mkf_plan__compute(buf, sz, k, NULL);
+	int err;
+
+	*out = NULL;
+	*out_sz = 0;
+	if (!plan) {
+		mkf_sb_printf(text, "no plan: %d\n", errno);
+		return;
+	}
+	plan_text(plan, text);
+	err = mkf_object__rewrite(buf, sz, plan, out, out_sz, NULL);
+	if (err)
+		mkf_sb_printf(text, "no rewrite: %d\n", err);
+	mkf_plan__free(plan);
+}
+
+static void test_fixture_plans(const char *tmpdir)
+{
+	char vpath[4200], mpath[4200], name[256];
+	struct dirent **ents = NULL;
+	int n, i, era;
+
+	n = scandir(MKF_BPF_OBJDIR, &ents, NULL, alphasort);
+	if (n <= 0) {
+		t_fail("fixture plans", "no objects in %s", MKF_BPF_OBJDIR);
+		return;
+	}
+	for (era = 0; era < FX_ERA_CNT; era++) {
+		struct btf *vm = fx_kernel(era), *mod = vm ? fx_module(vm, era != FX_612_DEB12) : NULL;
+		const char *mods[] = { mpath };
+		struct mkf_kernel *full = NULL, *view = NULL;
+		size_t objects = 0, same = 0;
+		char first[512] = "";
+
+		snprintf(vpath, sizeof(vpath), "%s/vmlinux-%d.btf", tmpdir, era);
+		snprintf(mpath, sizeof(mpath), "%s/mkf_testmod.ko.btf", tmpdir);
+		if (mod && !t_write_btf(vpath, vm) && !t_write_btf(mpath, mod)) {
+			full = load(vpath, mods, 1, false);
+			view = load(vpath, mods, 1, true);
+		}
+		snprintf(name, sizeof(name), "%s fixture: both ways load it, with a module",
+			 fx_era_names[era]);
+		if (t_check(name, full && view && mkf_kernel__module_cnt(view) == 1, "%s",
+			    strerror(errno))) {
+			for (i = 0; i < n; i++) {
+				struct mkf_sb a = {}, b = {};
+				void *buf = NULL, *oa, *ob;
+				size_t sz, sa, sb;
+				char obj[4400];
+
+				if (!ends_with(ents[i]->d_name, ".bpf.o"))
+					continue;
+				snprintf(obj, sizeof(obj), "%s/%s", MKF_BPF_OBJDIR, ents[i]->d_name);
+				if (t_read_file(obj, &buf, &sz))
+					continue;
+				objects++;
+				plan_and_rewrite(buf, sz, full, &a, &oa, &sa);
+				plan_and_rewrite(buf, sz, view, &b, &ob, &sb);
+				if (!strcmp(a.buf, b.buf) && sa == sb && (!sa || !memcmp(oa, ob, sa)))
+					same++;
+				else if (!*first)
+					snprintf(first, sizeof(first), "%s: plan %s, rewrite %s",
+						 ents[i]->d_name, strcmp(a.buf, b.buf) ? "differs" : "same",
+						 sa == sb && (!sa || !memcmp(oa, ob, sa)) ? "same" : "differs");
+				free(oa);
+				free(ob);
+				free(buf);
+				mkf_sb_free(&a);
+				mkf_sb_free(&b);
+			}
+			snprintf(name, sizeof(name), "%s fixture: %zu objects, plans and rewrites "
+				 "byte-identical", fx_era_names[era], objects);
+			t_check(name, objects > 10 && same == objects, "%zu differ; first %s",
+				objects - same, first);
+		}
+		mkf_kernel__free(full);
+		mkf_kernel__free(view);
+		btf__free(mod);
+		btf__free(vm);
+		unlink(vpath);
+		unlink(mpath);
+	}
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+}
+
+int main(void)
+{
+	char tmpdir[] = "/tmp/mkf-kernel-view-XXXXXX";
+
+	t_quiet_library();
+	if (!mkdtemp(tmpdir)) {
+		t_fail("temporary directory", "%s", strerror(errno));
+		return t_done();
+	}
+	test_fixture_plans(tmpdir);
+	test_catalogue();
+	rmdir(tmpdir);
+	return t_done();
+}
