@@ -255,14 +255,41 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	__u32 start = p->view ? p->view->start_id : base ? btf__type_cnt(base) : 1;
 	__u32 end = p->view ? p->view->end_id : btf__type_cnt(p->btf), id;
 	__u32 part = (__u32)(p - k->parts);
-	size_t tag_cap = 0, magic_cap = 0, room;
+	size_t tag_cap = 0, magic_cap = 0, room, i;
 	int err = 0;
 
 	map_strings(k, p);
 	p->first_ref = k->ref_cnt;
-	for (id = start; id < end && !err; id++) {
-		const struct btf_type *t = part_type(p, id);
+	if (p->view && k->ref_cap - k->ref_cnt < p->view->pick_cnt) {
+		struct mkf_func_ref *r = realloc(k->refs, (k->ref_cnt + p->view->pick_cnt) *
+							  sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		k->refs = r;
+		k->ref_cap = k->ref_cnt + p->view->pick_cnt;
+	}
+	/* A view lists the ids of the kinds read here: only those are visited. */
+	for (i = 0, id = start; (p->view ? i < p->view->pick_cnt : id < end) && !err; i++, id++) {
+		const struct btf_type *t;
 		const char *name;
+
+		if (p->view) {
+			id = p->view->picks[i];
+			t = (const void *)(p->view->types + p->view->offs[id - start]);
+			/* Most are FUNCs named in its own strings: the checks below, inline. */
+			if (btf_is_func(t) && t->name_off - p->str_start < p->str_len &&
+			    t->type < end && btf_vlen(t) != BTF_FUNC_EXTERN) {
+				struct mkf_func_ref *r = &k->refs[k->ref_cnt++];
+
+				r->name_off = t->name_off;
+				r->id = id;
+				r->part = part;
+				continue;
+			}
+		} else {
+			t = btf__type_by_id(p->btf, id);
+		}
 
 		if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
 			pr_err("%s: has DATASEC '%s': the BTF of a BPF object, not a kernel's\n",

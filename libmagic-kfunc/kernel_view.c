@@ -164,27 +164,63 @@ static int check_layout(struct mkf_btf_view *v)
 	return 0;
 }
 
-/* Where each record starts; every record's kind known and inside the section. */
+/*
+ * Where each record starts; every record's kind known and inside the
+ * section. The loop is the whole cost of opening a view: a record's
+ * size comes from two small tables (record_size() says the same),
+ * and the kinds the index reads are listed on the way.
+ */
 static int index_types(struct mkf_btf_view *v)
 {
-	size_t max = v->types_len / sizeof(struct btf_type) + 1, n = 0;
-	__u32 off = 0;
+	/*
+	 * Indexed by the info word's top byte (kind and kflag): the size of
+	 * the record's fixed part (0: an unknown kind), the size per vlen,
+	 * and whether the index lists it.
+	 */
+	static unsigned char fixed[256], per_vlen[256], pick[256];
+	size_t max = v->types_len / sizeof(struct btf_type) + 1, n = 0, picks = 0;
+	__u32 off = 0, top, len = v->types_len, id = v->start_id;
+	const char *types = v->types;
+	__u32 *offs, *picked;
 
+	if (!__atomic_load_n(&fixed[BTF_KIND_PTR], __ATOMIC_ACQUIRE)) {
+		for (top = 0; top < 256; top++) {
+			struct btf_type t = { .info = top << 24 | 1 };
+			long one = record_size(&t), kind = top & 0x1f;
+
+			t.info = top << 24;
+			/* Every thread that gets here writes the same bytes. */
+			if (one > 0) {
+				per_vlen[top] = (unsigned char)(one - record_size(&t));
+				pick[top] = kind == BTF_KIND_FUNC || kind == BTF_KIND_DECL_TAG ||
+					    kind == BTF_KIND_DATASEC;
+				if (top != BTF_KIND_PTR)
+					fixed[top] = (unsigned char)record_size(&t);
+			}
+		}
+		__atomic_store_n(&fixed[BTF_KIND_PTR], sizeof(struct btf_type), __ATOMIC_RELEASE);
+	}
 	/* Only sizeof(__u32)-aligned access: the section offset is checked. */
 	if ((unsigned long)v->types % sizeof(__u32))
 		return -EPROTO;
-	v->offs = malloc(max * sizeof(*v->offs));
-	if (!v->offs)
+	v->offs = offs = malloc(max * sizeof(*v->offs));
+	v->picks = picked = malloc(max * sizeof(*v->picks));
+	if (!offs || !picked)
 		return -ENOMEM;
-	while ((size_t)off + sizeof(struct btf_type) <= v->types_len) {
-		const struct btf_type *t = (const void *)(v->types + off);
-		long sz = record_size(t);
+	while (off + sizeof(struct btf_type) <= len) {
+		__u32 info = ((const struct btf_type *)(types + off))->info, sz;
 
-		if (sz < 0 || sz > (long)(v->types_len - off))
+		top = info >> 24;
+		sz = fixed[top] + per_vlen[top] * (info & 0xffff);
+		if (!fixed[top] || sz > len - off)
 			return -EINVAL;
-		v->offs[n++] = off;
-		off += (__u32)sz;
+		picked[picks] = id;
+		picks += pick[top];
+		offs[n++] = off;
+		off += sz;
+		id++;
 	}
+	v->pick_cnt = picks;
 	if ((__u64)v->start_id + n > 0xffffffffull)
 		return -EINVAL;
 	v->end_id = v->start_id + (__u32)n;
@@ -222,6 +258,7 @@ void mkf_btf_view_close(struct mkf_btf_view *v)
 	else
 		free(v->mem);
 	free(v->offs);
+	free(v->picks);
 	free(v->path);
 	memset(v, 0, sizeof(*v));
 }
@@ -270,8 +307,8 @@ struct btf *mkf_btf_view_parse(const struct mkf_btf_view *v, struct btf *base_bt
 
 struct extract {
 	const struct mkf_btf_view *v;
-	__u32 ids[MAX_EXTRACT];	/* kernel ids; the small BTF's id is the index + 1 */
-	size_t cnt;
+	__u32 *ids;		/* kernel ids; the small BTF's id is the index + 1 */
+	size_t cnt, cap;
 };
 
 static __u32 new_id(const struct extract *x, __u32 id)
@@ -299,6 +336,15 @@ static int collect(struct extract *x, __u32 id, int depth)
 	t = mkf_btf_view_type(x->v, id);
 	if (!t)
 		return 0;	/* stays dangling */
+	if (x->cnt == x->cap) {
+		size_t ncap = x->cap ? 2 * x->cap : 32;
+		__u32 *ids = realloc(x->ids, ncap * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		x->ids = ids;
+		x->cap = ncap;
+	}
 	x->ids[x->cnt++] = id;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
@@ -446,15 +492,13 @@ struct btf *mkf_btf_view_extract(const struct mkf_btf_view *v, __u32 func_id, __
 	const struct btf_type *fn = mkf_btf_view_type(v, func_id);
 	struct btf_header hdr = { .magic = BTF_MAGIC, .version = BTF_VERSION,
 				  .hdr_len = sizeof(hdr) };
-	struct extract *x = calloc(1, sizeof(*x));
+	struct extract xs = {}, *x = &xs;
 	struct blob b = {};
 	struct btf *btf = NULL;
 	char *raw = NULL;
 	size_t i;
 	int err = 0;
 
-	if (!x)
-		goto nomem;
 	x->v = v;
 	if (!fn || !btf_is_func(fn)) {
 		err = -EINVAL;
@@ -493,7 +537,7 @@ out:
 	free(raw);
 	free(b.types);
 	free(b.strs);
-	free(x);
+	free(x->ids);
 	if (err) {
 		errno = err == -ENOMEM ? ENOMEM : EINVAL;
 		return NULL;

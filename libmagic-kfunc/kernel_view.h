@@ -33,6 +33,8 @@ struct mkf_btf_view {
 	__u32 start_id;		/* its first type id: 1, or the base's type count */
 	__u32 end_id;		/* one past its last type id */
 	__u32 *offs;		/* offs[id - start_id]: where type id starts in types */
+	__u32 *picks;		/* ids of its FUNCs, DECL_TAGs and DATASECs, ascending */
+	size_t pick_cnt;
 	const struct mkf_btf_view *base;	/* split BTF's base, else NULL */
 };
 
