@@ -256,6 +256,7 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 	__u32 end = p->view ? p->view->end_id : btf__type_cnt(p->btf), id;
 	__u32 part = (__u32)(p - k->parts);
 	size_t tag_cap = 0, magic_cap = 0, room, i;
+	__u32 kind;
 	int err = 0;
 
 	map_strings(k, p);
@@ -277,18 +278,24 @@ static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char
 		if (p->view) {
 			id = p->view->picks[i];
 			t = (const void *)(p->view->types + p->view->offs[id - start]);
-			/* Most are FUNCs named in its own strings: the checks below, inline. */
-			if (btf_is_func(t) && t->name_off - p->str_start < p->str_len &&
-			    t->type < end && btf_vlen(t) != BTF_FUNC_EXTERN) {
-				struct mkf_func_ref *r = &k->refs[k->ref_cnt++];
-
-				r->name_off = t->name_off;
-				r->id = id;
-				r->part = part;
-				continue;
-			}
 		} else {
 			t = btf__type_by_id(p->btf, id);
+			kind = btf_kind(t);
+			if (kind != BTF_KIND_FUNC && kind != BTF_KIND_DECL_TAG &&
+			    kind != BTF_KIND_DATASEC)
+				continue;
+		}
+		/* Most are FUNCs named in the part's own strings: the checks below, inline. */
+		if (btf_is_func(t) && p->strs && t->name_off - p->str_start < p->str_len &&
+		    t->type < end && btf_vlen(t) != BTF_FUNC_EXTERN) {
+			if (k->ref_cnt == k->ref_cap) {
+				err = push_ref(k, t->name_off, id, part);
+				continue;
+			}
+			k->refs[k->ref_cnt].name_off = t->name_off;
+			k->refs[k->ref_cnt].id = id;
+			k->refs[k->ref_cnt++].part = part;
+			continue;
 		}
 
 		if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
