@@ -2,7 +2,8 @@
 /*
  * The kernel loader: read a kernel's BTF from files (the running
  * kernel's /sys/kernel/btf, or paths the caller names) and hand it to
- * the index (kernel_index.c). All of the kernel side's I/O is here.
+ * the index (kernel_index.c). All of the kernel side's I/O is here and
+ * in kernel_view.c, which maps or reads the files this one names.
  *
  * Two ways to read a file. By default, through a view (kernel_view.h):
  * the file is mapped, not parsed, and only the FUNCs an object asks
