@@ -346,9 +346,12 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		mkf_kernel__free(k);
 		return mkf_err_ptr(-ENOMEM);
 	}
-	/* Once every reference is known to be in range (mkf_kernel_new()). */
+	/*
+	 * Once every reference is known to be in range (mkf_kernel_new()).
+	 * check_all_types never reads through a view: vmlinux is libbpf's.
+	 */
 	if (k->check_all)
-		err = mkf_btf_check_cycles(vm, "kernel BTF");
+		err = mkf_btf_check_cycles(k->vmlinux, "kernel BTF");
 
 	if (OPTS_GET(opts, vmlinux_path, NULL)) {
 		for (i = 0; i < module_cnt && !err; i++) {
