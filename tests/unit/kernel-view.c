@@ -5,13 +5,14 @@
  *
  * - on every cached catalogue kernel
  *   (${MAGIC_KFUNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/magic-kfunc}/kernels/
- *   <id>/vmlinux.btf, the patched build's among them), for every FUNC a
- *   bpf_kfunc decl tag points at (every bpf_* FUNC where the kernel has
- *   no tags) and its _impl twin: found or not, the FUNC and prototype
+ *   <id>/vmlinux.btf, the patched build's among them), for every FUNC
+ *   and its _impl twin: found or not, the FUNC and prototype
  *   ids, callable, the prototype as the resolver reads it, each
  *   parameter's kind (mkf_btf__param_kind(), mkf_func__param_kind()),
  *   unsplit; and that the public accessors still answer in the
  *   kernel's ids and BTF;
+ * - the same for the modules built with a catalogue kernel (the
+ *   patched build's test module), as raw split BTF on top of it;
  * - the plan of every object of tests/bpf on every fixture kernel
  *   (tests/unit/fixtures.c, written to files, with a module), entry by
  *   entry with its reason, and the rewritten object, byte for byte.
@@ -159,49 +160,35 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* The names to compare: tagged FUNCs (bpf_* ones without tags), with twins. */
-static char **names_of(const struct btf *btf, size_t *cnt)
+/*
+ * The names to compare: every FUNC's (any of them can be an extern's
+ * name), and each one's _impl twin (foo_impl for foo, foo for
+ * foo_impl), which the resolver asks for too.
+ */
+static char **names_of(const struct btf *btf, __u32 start, size_t *cnt)
 {
 	__u32 id, n = btf__type_cnt(btf);
-	bool tags = false;
-	char **v = NULL;
+	char **v = calloc(2 * (size_t)n + 1, sizeof(*v));
 	size_t c = 0;
-	int pass;
 
-	for (id = 1; id < n && !tags; id++) {
+	for (id = start; v && id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+		size_t len;
 
-		tags = btf_is_decl_tag(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "bpf_kfunc");
-	}
-	for (pass = 0; pass < 2; pass++) {
-		for (id = 1; id < n; id++) {
-			const struct btf_type *t = btf__type_by_id(btf, id), *f;
-			const char *name;
-
-			if (tags ? !btf_is_decl_tag(t) ||
-					   strcmp(btf__name_by_offset(btf, t->name_off), "bpf_kfunc")
-				 : !btf_is_func(t))
-				continue;
-			f = tags ? btf__type_by_id(btf, t->type) : t;
-			name = btf__name_by_offset(btf, f->name_off);
-			if (!tags && strncmp(name, "bpf_", 4))
-				continue;
-			if (pass) {
-				size_t len = strlen(name);
-
-				v[c] = strdup(name);
-				v[c + 1] = malloc(len + 6);
-				if (ends_with(name, "_impl"))
-					snprintf(v[c + 1], len + 1, "%.*s", (int)(len - 5), name);
-				else
-					snprintf(v[c + 1], len + 6, "%s_impl", name);
-			}
-			c += 2;
-		}
-		if (!pass) {
-			v = calloc(c + 1, sizeof(*v));
-			c = 0;
-		}
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		len = strlen(name);
+		v[c] = strdup(name);
+		v[c + 1] = malloc(len + 6);
+		if (!v[c] || !v[c + 1])
+			break;
+		if (ends_with(name, "_impl"))
+			snprintf(v[c + 1], len + 1, "%.*s", (int)(len - 5), name);
+		else
+			snprintf(v[c + 1], len + 6, "%s_impl", name);
+		c += 2;
 	}
 	*cnt = c;
 	return v;
@@ -231,7 +218,12 @@ static void test_catalogue_kernel(const char *id, const char *path)
 	if (!t_check(name, full && view, "libbpf %p, view %p: %s", (void *)full, (void *)view,
 		     strerror(errno)))
 		goto out;
-	names = names_of(mkf_kernel__btf(full), &cnt);
+	names = names_of(mkf_kernel__btf(full), 1, &cnt);
+	/* One scan of each kernel for all names, as an object's open does. */
+	snprintf(name, sizeof(name), "%.100s: every name looked up in one scan both ways", id);
+	t_check(name, !mkf_kernel_prefetch(full, (const char *const *)names, cnt) &&
+		      !mkf_kernel_prefetch(view, (const char *const *)names, cnt), "%s",
+		strerror(ENOMEM));
 	for (i = 0; i < cnt; i++) {
 		mkf_sb_free(&a);
 		memset(&a, 0, sizeof(a));
@@ -247,7 +239,7 @@ static void test_catalogue_kernel(const char *id, const char *path)
 		if (!accessors_agree(view, names[i]) || !accessors_agree(full, names[i]))
 			bad_acc++;
 	}
-	snprintf(name, sizeof(name), "%.100s: %zu kfuncs and twins, %zu found: the same answers", id,
+	snprintf(name, sizeof(name), "%.100s: %zu FUNCs and twins, %zu found: the same answers", id,
 		 cnt, found);
 	t_check(name, cnt && same == cnt, "%zu differ; first:\n      %s", cnt - same,
 		first.buf ? first.buf : "(no names)");
@@ -266,7 +258,86 @@ out:
 	mkf_kernel__free(view);
 }
 
-static void test_catalogue(void)
+/*
+ * The modules built with a catalogue kernel (the patched build keeps
+ * its test module's .ko beside its BTF, in modules/): each one's split
+ * BTF, written raw as sysfs gives it, read both ways on top of the
+ * kernel's, and every FUNC of the module and its twin compared.
+ */
+static void test_catalogue_modules(const char *id, const char *vmlinux, const char *tmpdir)
+{
+	char *real = realpath(vmlinux, NULL), *slash, dir[4200], ko[8400], raw[8400], name[256];
+	struct dirent **ents = NULL;
+	struct btf *base = NULL;
+	int n = -1, i;
+
+	slash = real ? strrchr(real, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		snprintf(dir, sizeof(dir), "%s/modules", real);
+		n = scandir(dir, &ents, NULL, alphasort);
+	}
+	if (n > 0)
+		base = btf__parse(vmlinux, NULL);
+	for (i = 0; i < n; i++) {
+		struct mkf_kernel *full = NULL, *view = NULL;
+		const char *mods[] = { raw };
+		struct mkf_sb a = {}, b = {}, first = {};
+		size_t cnt = 0, same = 0, j;
+		struct btf *mod;
+		char **names = NULL;
+
+		if (!base || !ends_with(ents[i]->d_name, ".ko"))
+			continue;
+		snprintf(ko, sizeof(ko), "%s/%s", dir, ents[i]->d_name);
+		snprintf(raw, sizeof(raw), "%s/%s.btf", tmpdir, ents[i]->d_name);
+		mod = btf__parse_split(ko, base);
+		if (mod && !t_write_btf(raw, mod)) {
+			full = load(vmlinux, mods, 1, false);
+			view = load(vmlinux, mods, 1, true);
+		}
+		snprintf(name, sizeof(name), "%.100s: module %.60s, both ways load it (the view used)",
+			 id, ents[i]->d_name);
+		if (t_check(name, full && view && mkf_kernel__module_cnt(view) == 1, "%s",
+			    strerror(errno))) {
+			/* The module's own FUNCs: a split BTF's ids after its base's. */
+			names = names_of(mod, btf__type_cnt(base), &cnt);
+			for (j = 0; j < cnt; j++) {
+				mkf_sb_free(&a);
+				memset(&a, 0, sizeof(a));
+				mkf_sb_free(&b);
+				memset(&b, 0, sizeof(b));
+				answer(full, names[j], &a);
+				answer(view, names[j], &b);
+				if (!strcmp(a.buf, b.buf))
+					same++;
+				else if (!first.buf)
+					mkf_sb_printf(&first, "libbpf: %s\n      view:   %s", a.buf, b.buf);
+			}
+			snprintf(name, sizeof(name), "%.100s: module %.60s, %zu names: the same answers",
+				 id, ents[i]->d_name, cnt);
+			t_check(name, cnt && same == cnt, "%zu differ; first:\n      %s", cnt - same,
+				first.buf ? first.buf : "(no names)");
+		}
+		for (j = 0; j < cnt; j++)
+			free(names[j]);
+		free(names);
+		mkf_sb_free(&a);
+		mkf_sb_free(&b);
+		mkf_sb_free(&first);
+		mkf_kernel__free(full);
+		mkf_kernel__free(view);
+		btf__free(mod);
+		unlink(raw);
+	}
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	btf__free(base);
+	free(real);
+}
+
+static void test_catalogue(const char *tmpdir)
 {
 	char dir[4096], path[8192];
 	struct dirent **ents = NULL;
@@ -279,6 +350,7 @@ static void test_catalogue(void)
 			snprintf(path, sizeof(path), "%s/%s/vmlinux.btf", dir, ents[i]->d_name);
 			if (!access(path, R_OK)) {
 				test_catalogue_kernel(ents[i]->d_name, path);
+				test_catalogue_modules(ents[i]->d_name, path, tmpdir);
 				tested++;
 			}
 		}
@@ -414,7 +486,7 @@ int main(void)
 		return t_done();
 	}
 	test_fixture_plans(tmpdir);
-	test_catalogue();
+	test_catalogue(tmpdir);
 	rmdir(tmpdir);
 	return t_done();
 }
