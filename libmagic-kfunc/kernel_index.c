@@ -28,8 +28,9 @@
 #define FUNCS_PER_CHUNK 256
 /* One-name scans before indexing every name pays off. */
 #define SINGLE_SCAN_LIMIT 16
-/* Bits of the prefix filter of a scan. */
-#define FILTER_BITS (1u << 16)
+/* Keys of the prefix filter of a scan (a byte each). */
+#define FILTER_KEYS (1u << 16)
+#define PREFIX_MIX 0x9e3779b97f4a7c15ull
 
 /* FNV-1a: cheap, and good enough for identifiers. */
 static __u32 name_hash(const char *s)
@@ -43,7 +44,7 @@ static __u32 name_hash(const char *s)
 
 /*
  * A scan's filter key: the name's first eight bytes (fewer if it is
- * shorter), mixed down to FILTER_BITS. Eight, because kfunc names
+ * shorter), mixed down to FILTER_KEYS. Eight, because kfunc names
  * share their first four ("bpf_", "scx_") with thousands of kernel
  * functions, each of which would then be hashed in full. ROOM is how
  * many bytes may be read at s (the rest of its string table); with
@@ -73,7 +74,7 @@ static __u32 prefix_key(const char *s, size_t room)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 mix:
 #endif
-	return (__u32)((v * 0x9e3779b97f4a7c15ull) >> 48) & (FILTER_BITS - 1);
+	return (__u32)((v * PREFIX_MIX) >> 48) & (FILTER_KEYS - 1);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -160,15 +161,24 @@ static const struct btf_type *part_type(const struct mkf_btf_part *p, __u32 id)
 	return p->view ? mkf_btf_view_type(p->view, id) : btf__type_by_id(p->btf, id);
 }
 
-const char *mkf_ref_name(const struct mkf_kernel *k, size_t ref)
+/* The part whose FUNC k->refs[ref] is. */
+static size_t ref_part(const struct mkf_kernel *k, size_t ref)
 {
-	const struct mkf_func_ref *r = &k->refs[ref];
-	size_t room;
+	size_t i = k->part_cnt;
 
-	return part_str(k, &k->parts[r->part], r->name_off, &room);
+	while (i > 1 && ref < k->parts[i - 1].first_ref)
+		i--;
+	return i ? i - 1 : 0;
 }
 
-static int push_ref(struct mkf_kernel *k, __u32 name_off, __u32 id, __u32 part)
+const char *mkf_ref_name(const struct mkf_kernel *k, size_t ref)
+{
+	size_t room;
+
+	return part_str(k, &k->parts[ref_part(k, ref)], k->refs[ref].name_off, &room);
+}
+
+static int push_ref(struct mkf_kernel *k, __u32 name_off, __u32 id)
 {
 	if (k->ref_cnt == k->ref_cap) {
 		size_t ncap = k->ref_cap ? k->ref_cap * 2 : 1024;
@@ -181,7 +191,6 @@ static int push_ref(struct mkf_kernel *k, __u32 name_off, __u32 id, __u32 part)
 	}
 	k->refs[k->ref_cnt].name_off = name_off;
 	k->refs[k->ref_cnt].id = id;
-	k->refs[k->ref_cnt].part = part;
 	k->ref_cnt++;
 	return 0;
 }
@@ -244,6 +253,143 @@ static bool is_object_datasec(const struct mkf_kernel *k, const struct mkf_btf_p
 }
 
 /*
+ * A FUNC named in the part's own strings, whose prototype id is in
+ * range and which is not extern: nearly every FUNC, checked inline.
+ */
+static inline bool plain_func(const struct mkf_btf_part *p, const struct btf_type *t, __u32 end)
+{
+	return (t->name_off - p->str_start < p->str_len) & (t->type < end) &
+	       (btf_vlen(t) != BTF_FUNC_EXTERN);
+}
+
+/* The bounds and lists describe_type() works with. */
+struct describe_ctx {
+	const char *what;
+	__u32 start, end;
+	size_t tag_cap, magic_cap;
+};
+
+/* Any FUNC, DECL_TAG or DATASEC that plain_func() did not take. */
+static int describe_type(struct mkf_kernel *k, struct mkf_btf_part *p, struct describe_ctx *c,
+			 const struct btf_type *t, __u32 id)
+{
+	const char *name;
+	size_t room;
+
+	if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
+		pr_err("%s: has DATASEC '%s': the BTF of a BPF object, not a kernel's\n",
+		       c->what, part_str(k, p, t->name_off, &room));
+		return -EINVAL;
+	}
+	if (!btf_is_func(t) && !btf_is_decl_tag(t))
+		return 0;
+	name = part_str(k, p, t->name_off, &room);
+	if (!name) {
+		pr_err("%s: BTF type [%u] has a name offset past the end of the strings\n",
+		       c->what, id);
+		return -EINVAL;
+	}
+	if (t->type >= c->end) {
+		pr_err("%s: BTF type [%u] refers to type [%u], past the last one [%u]\n",
+		       c->what, id, t->type, c->end - 1);
+		return -EINVAL;
+	}
+	if (btf_is_decl_tag(t)) {
+		int cidx = btf_decl_tag(t)->component_idx;
+
+		if (cidx >= 0 && t->type >= c->start &&
+		    !strncmp(name, MAGIC_TAG_PREFIX, strlen(MAGIC_TAG_PREFIX)))
+			return push_magic(p, &c->magic_cap, t->type, (__u32)cidx,
+					  !strcmp(name + strlen(MAGIC_TAG_PREFIX), "off"));
+		if (cidx != -1 || strcmp(name, KFUNC_TAG))
+			return 0;
+		k->tag_cnt++;
+		return t->type >= c->start ? push_tag(p, &c->tag_cap, t->type) : 0;
+	}
+	if (btf_vlen(t) == BTF_FUNC_EXTERN) {
+		pr_err("%s: FUNC '%s' [%u] is extern: the BTF of a BPF object, not a kernel's\n",
+		       c->what, name, id);
+		return -EINVAL;
+	}
+	return push_ref(k, t->name_off, id);
+}
+
+/*
+ * A view lists its FUNCs apart from the few DECL_TAGs and DATASECs:
+ * the FUNCs go to refs in one tight loop, the others, merged in id
+ * order, through describe_type().
+ */
+static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct describe_ctx *c)
+{
+	struct mkf_btf_view *v = p->view;
+	const __u32 *offs = v->offs - c->start;
+	const __u32 *picks = v->picks, *picks_end = v->picks + v->pick_cnt;
+	struct mkf_func_ref *r;
+	size_t i;
+	int err = 0;
+
+	/* The walk saw every FUNC pass plain_func(): none can fail below. */
+	if (v->funcs_plain && v->func_max_type < c->end && p->strs == v->strs) {
+		if (!k->refs) {
+			/* vmlinux: its list becomes the index's. */
+			k->refs = v->funcs;
+			k->ref_cnt = k->ref_cap = v->func_cnt;
+			v->funcs = NULL;
+			v->func_cnt = 0;
+		} else {
+			if (k->ref_cap - k->ref_cnt < v->func_cnt) {
+				r = realloc(k->refs, (k->ref_cnt + v->func_cnt) * sizeof(*r));
+				if (!r)
+					return -ENOMEM;
+				k->refs = r;
+				k->ref_cap = k->ref_cnt + v->func_cnt;
+			}
+			memcpy(k->refs + k->ref_cnt, v->funcs, v->func_cnt * sizeof(*r));
+			k->ref_cnt += v->func_cnt;
+		}
+		for (; picks < picks_end && !err; picks++)
+			err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+					    *picks);
+		return err;
+	}
+	if (k->ref_cap - k->ref_cnt < v->func_cnt) {
+		r = realloc(k->refs, (k->ref_cnt + v->func_cnt) * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		k->refs = r;
+		k->ref_cap = k->ref_cnt + v->func_cnt;
+	}
+	r = k->refs + k->ref_cnt;
+	for (i = 0; i < v->func_cnt && !err; i++) {
+		__u32 id = v->funcs[i].id;
+		const struct btf_type *t = (const void *)(v->types + offs[id]);
+
+		if (picks < picks_end && *picks < id) {
+			k->ref_cnt = (size_t)(r - k->refs);
+			while (!err && picks < picks_end && *picks < id) {
+				err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+						    *picks);
+				picks++;
+			}
+			r = k->refs + k->ref_cnt;
+		}
+		if (plain_func(p, t, c->end)) {
+			r->name_off = t->name_off;
+			r->id = id;
+			r++;
+			continue;
+		}
+		k->ref_cnt = (size_t)(r - k->refs);
+		err = describe_type(k, p, c, t, id);
+		r = k->refs + k->ref_cnt;
+	}
+	k->ref_cnt = (size_t)(r - k->refs);
+	for (; picks < picks_end && !err; picks++)
+		err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]), *picks);
+	return err;
+}
+
+/*
  * Add the FUNCs a BTF object defines itself (for split BTF: not its
  * base's) to kernel->refs, the FUNCs a bpf_kfunc decl tag on the whole
  * function (component_idx -1) points at to the part's list, and the
@@ -252,92 +398,28 @@ static bool is_object_datasec(const struct mkf_kernel *k, const struct mkf_btf_p
 static int describe_btf(struct mkf_kernel *k, struct mkf_btf_part *p, const char *what)
 {
 	const struct btf *base = p->view ? NULL : btf__base_btf(p->btf);
-	__u32 start = p->view ? p->view->start_id : base ? btf__type_cnt(base) : 1;
-	__u32 end = p->view ? p->view->end_id : btf__type_cnt(p->btf), id;
-	__u32 part = (__u32)(p - k->parts);
-	size_t tag_cap = 0, magic_cap = 0, room, i;
-	__u32 kind;
+	struct describe_ctx c = {
+		.what = what,
+		.start = p->view ? p->view->start_id : base ? btf__type_cnt(base) : 1,
+		.end = p->view ? p->view->end_id : btf__type_cnt(p->btf),
+	};
+	__u32 id, kind;
 	int err = 0;
 
 	map_strings(k, p);
 	p->first_ref = k->ref_cnt;
-	if (p->view && k->ref_cap - k->ref_cnt < p->view->pick_cnt) {
-		struct mkf_func_ref *r = realloc(k->refs, (k->ref_cnt + p->view->pick_cnt) *
-							  sizeof(*r));
+	if (p->view)
+		err = describe_view(k, p, &c);
+	for (id = c.start; !p->view && id < c.end && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(p->btf, id);
 
-		if (!r)
-			return -ENOMEM;
-		k->refs = r;
-		k->ref_cap = k->ref_cnt + p->view->pick_cnt;
-	}
-	/* A view lists the ids of the kinds read here: only those are visited. */
-	for (i = 0, id = start; (p->view ? i < p->view->pick_cnt : id < end) && !err; i++, id++) {
-		const struct btf_type *t;
-		const char *name;
-
-		if (p->view) {
-			id = p->view->picks[i];
-			t = (const void *)(p->view->types + p->view->offs[id - start]);
-		} else {
-			t = btf__type_by_id(p->btf, id);
-			kind = btf_kind(t);
-			if (kind != BTF_KIND_FUNC && kind != BTF_KIND_DECL_TAG &&
-			    kind != BTF_KIND_DATASEC)
-				continue;
-		}
-		/* Most are FUNCs named in the part's own strings: the checks below, inline. */
-		if (btf_is_func(t) && p->strs && t->name_off - p->str_start < p->str_len &&
-		    t->type < end && btf_vlen(t) != BTF_FUNC_EXTERN) {
-			if (k->ref_cnt == k->ref_cap) {
-				err = push_ref(k, t->name_off, id, part);
-				continue;
-			}
-			k->refs[k->ref_cnt].name_off = t->name_off;
-			k->refs[k->ref_cnt].id = id;
-			k->refs[k->ref_cnt++].part = part;
+		kind = btf_kind(t);
+		if (kind != BTF_KIND_FUNC && kind != BTF_KIND_DECL_TAG && kind != BTF_KIND_DATASEC)
 			continue;
-		}
-
-		if (btf_is_datasec(t) && is_object_datasec(k, p, t)) {
-			pr_err("%s: has DATASEC '%s': the BTF of a BPF object, not a kernel's\n",
-			       what, part_str(k, p, t->name_off, &room));
-			return -EINVAL;
-		}
-		if (!btf_is_func(t) && !btf_is_decl_tag(t))
-			continue;
-		name = part_str(k, p, t->name_off, &room);
-		if (!name) {
-			pr_err("%s: BTF type [%u] has a name offset past the end of the "
-			       "strings\n", what, id);
-			return -EINVAL;
-		}
-		if (t->type >= end) {
-			pr_err("%s: BTF type [%u] refers to type [%u], past the last one [%u]\n",
-			       what, id, t->type, end - 1);
-			return -EINVAL;
-		}
-		if (btf_is_decl_tag(t)) {
-			int cidx = btf_decl_tag(t)->component_idx;
-
-			if (cidx >= 0 && t->type >= start &&
-			    !strncmp(name, MAGIC_TAG_PREFIX, strlen(MAGIC_TAG_PREFIX))) {
-				err = push_magic(p, &magic_cap, t->type, (__u32)cidx,
-						 !strcmp(name + strlen(MAGIC_TAG_PREFIX), "off"));
-				continue;
-			}
-			if (cidx != -1 || strcmp(name, KFUNC_TAG))
-				continue;
-			k->tag_cnt++;
-			if (t->type >= start)
-				err = push_tag(p, &tag_cap, t->type);
-			continue;
-		}
-		if (btf_vlen(t) == BTF_FUNC_EXTERN) {
-			pr_err("%s: FUNC '%s' [%u] is extern: the BTF of a BPF object, not a "
-			       "kernel's\n", what, name, id);
-			return -EINVAL;
-		}
-		err = push_ref(k, t->name_off, id, part);
+		if (kind == BTF_KIND_FUNC && p->strs && plain_func(p, t, c.end))
+			err = push_ref(k, t->name_off, id);
+		else
+			err = describe_type(k, p, &c, t, id);
 	}
 	p->ref_cnt = k->ref_cnt - p->first_ref;
 	if (!err && p->tagged_cnt)
@@ -383,19 +465,19 @@ static bool is_tagged(const struct mkf_btf_part *p, __u32 id)
  * are not functions to bind (checked only for candidates: reading
  * every FUNC's prototype is a cache miss each).
  */
-static bool ref_usable(const struct mkf_kernel *k, size_t ref)
+static bool ref_usable(const struct mkf_kernel *k, size_t part, size_t ref)
 {
 	const struct mkf_func_ref *r = &k->refs[ref];
-	const struct mkf_btf_part *p = &k->parts[r->part];
+	const struct mkf_btf_part *p = &k->parts[part];
 	const struct btf_type *proto = part_type(p, part_type(p, r->id)->type);
 
 	return proto && btf_is_func_proto(proto);
 }
 
-static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
+static const struct mkf_func *make_func(struct mkf_kernel *k, size_t part, size_t ref)
 {
 	const struct mkf_func_ref *r = &k->refs[ref];
-	const struct mkf_btf_part *p = &k->parts[r->part];
+	const struct mkf_btf_part *p = &k->parts[part];
 	struct btf *own = NULL;
 	__u32 proto = part_type(p, r->id)->type, small_proto = proto;
 	struct mkf_func *f;
@@ -433,7 +515,7 @@ static const struct mkf_func *make_func(struct mkf_kernel *k, size_t ref)
 	f->id = r->id;
 	f->proto = small_proto;
 	f->kproto = proto;
-	f->part = r->part;
+	f->part = part;
 	f->module = p->module;
 	f->module_name = p->module < 0 ? NULL : k->modules[p->module].name;
 	f->tagged = is_tagged(p, r->id);
@@ -531,7 +613,7 @@ static bool pending(const struct mkf_kernel *k, const struct mkf_name *e)
  */
 static int scan(struct mkf_kernel *k)
 {
-	size_t i, from = k->part_cnt, r;
+	size_t i, from = k->part_cnt, r, min_len = 8;
 	unsigned char *filter;
 	int err = 0;
 
@@ -540,35 +622,64 @@ static int scan(struct mkf_kernel *k)
 			from = k->names[i].scanned;
 	if (from == k->part_cnt)
 		return 0;
-	filter = calloc(FILTER_BITS / 8, 1);
+	/* A byte per key: the test in the loop below is one load. */
+	filter = calloc(FILTER_KEYS, 1);
 	if (!filter)
 		return -ENOMEM;
 	for (i = 0; i < k->name_cnt; i++) {
-		__u32 key;
-
 		if (!pending(k, &k->names[i]))
 			continue;
-		key = prefix_key(k->names[i].name, 0);
-		filter[key / 8] |= 1 << (key % 8);
+		filter[prefix_key(k->names[i].name, 0)] = 1;
+		if (strnlen(k->names[i].name, 8) < min_len)
+			min_len = strnlen(k->names[i].name, 8);
 	}
-	for (r = k->parts[from].first_ref; r < k->ref_cnt && !err; r++) {
-		const struct mkf_func_ref *ref = &k->refs[r];
-		size_t room;
-		const char *name = part_str(k, &k->parts[ref->part], ref->name_off, &room);
-		__u32 key = prefix_key(name, room);
-		struct mkf_name *e;
-		const struct mkf_func *fn;
+	for (i = from; i < k->part_cnt && !err; i++) {
+		const struct mkf_btf_part *p = &k->parts[i];
+		const struct mkf_func_ref *ref = k->refs + p->first_ref;
+		const struct mkf_func_ref *ref_end = ref + p->ref_cnt;
+		const char *strs = p->strs;
+		__u32 str_start = p->str_start;
+		/*
+		 * Names with 8 bytes of the section left after their start
+		 * (prefix_key() reads them the same way on little-endian).
+		 */
+		__u32 fast_len = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && min_len == 8 &&
+				 p->strs && p->str_len >= 8 ? p->str_len - 7 : 0;
 
-		if (!(filter[key / 8] & (1 << (key % 8))))
-			continue;
-		e = name_lookup(k, name, name_hash(name));
-		if (!e || e->fn || e->scanned > k->refs[r].part || !ref_usable(k, r))
-			continue;
-		fn = make_func(k, r);
-		if (!fn)
-			err = -ENOMEM;
-		else
+		for (; ref < ref_end; ref++) {
+			__u32 off = ref->name_off - str_start;
+			struct mkf_name *e;
+			const struct mkf_func *fn;
+			const char *name;
+			size_t room;
+
+			if (off < fast_len) {
+				__u64 v;
+
+				/*
+				 * Every name asked for has 8 bytes or more: the
+				 * first 8 of a name (NUL or not) are its key.
+				 */
+				memcpy(&v, strs + off, sizeof(v));
+				if (!filter[(v * PREFIX_MIX) >> 48])
+					continue;
+				name = strs + off;
+			} else {
+				name = part_str(k, p, ref->name_off, &room);
+				if (!filter[prefix_key(name, room)])
+					continue;
+			}
+			r = (size_t)(ref - k->refs);
+			e = name_lookup(k, name, name_hash(name));
+			if (!e || e->fn || e->scanned > i || !ref_usable(k, i, r))
+				continue;
+			fn = make_func(k, i, r);
+			if (!fn) {
+				err = -ENOMEM;
+				break;
+			}
 			name_found(e, fn);
+		}
 	}
 	for (i = 0; i < k->name_cnt && !err; i++)
 		k->names[i].scanned = k->part_cnt;
@@ -633,21 +744,26 @@ static int index_all(struct mkf_kernel *k)
 	for (i = k->full_parts; i < k->part_cnt; i++)
 		if (!k->parts[i].btf && !part_btf(k, i))
 			return errno == ENOMEM ? -ENOMEM : -EINVAL;
-	for (r = k->parts[k->full_parts].first_ref; r < k->ref_cnt; r++) {
-		const char *name = mkf_ref_name(k, r);
-		__u32 h = name_hash(name);
-		struct mkf_name *e = name_lookup(k, name, h);
-		const struct mkf_func *fn;
+	for (i = k->full_parts; i < k->part_cnt; i++) {
+		const struct mkf_btf_part *p = &k->parts[i];
 
-		if ((e && (e->fn || e->scanned > k->refs[r].part)) || !ref_usable(k, r))
-			continue;
-		fn = make_func(k, r);
-		if (!fn)
-			return -ENOMEM;
-		if (e)
-			name_found(e, fn);
-		else if (!name_add(k, name, h, fn))
-			return -ENOMEM;
+		for (r = p->first_ref; r < p->first_ref + p->ref_cnt; r++) {
+			size_t room;
+			const char *name = part_str(k, p, k->refs[r].name_off, &room);
+			__u32 h = name_hash(name);
+			struct mkf_name *e = name_lookup(k, name, h);
+			const struct mkf_func *fn;
+
+			if ((e && (e->fn || e->scanned > i)) || !ref_usable(k, i, r))
+				continue;
+			fn = make_func(k, i, r);
+			if (!fn)
+				return -ENOMEM;
+			if (e)
+				name_found(e, fn);
+			else if (!name_add(k, name, h, fn))
+				return -ENOMEM;
+		}
 	}
 	for (i = 0; i < k->name_cnt; i++)
 		k->names[i].scanned = k->part_cnt;

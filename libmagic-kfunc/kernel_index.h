@@ -22,9 +22,9 @@
 #include <bpf/btf.h>
 
 #include "magic_kfunc.h"
+#include "kernel_view.h"
 
 struct mkf_kernel;
-struct mkf_btf_view;
 
 /* One FUNC of the target kernel, made when first looked up. */
 struct mkf_func {
@@ -72,17 +72,6 @@ struct mkf_module {
 	char *name;
 	const struct btf *btf;
 	bool owned;
-};
-
-/*
- * A FUNC as the describing pass saw it: checked, not yet indexed. The
- * name stays an offset until asked for (mkf_ref_name()): turning every
- * one into a pointer through libbpf cost a third of the pass.
- */
-struct mkf_func_ref {
-	__u32 name_off;
-	__u32 id;
-	__u32 part;		/* index into kernel->parts */
 };
 
 /* A DECL_TAG "bpf_magic:<kind>" on parameter idx of FUNC id. */
@@ -134,7 +123,12 @@ struct mkf_kernel {
 	size_t module_cnt;
 	struct mkf_btf_part *parts;
 	size_t part_cnt;
-	/* Every FUNC of every part, parts in order, ids ascending in each. */
+	/*
+	 * Every FUNC of every part (struct mkf_func_ref, kernel_view.h),
+	 * parts in order, ids ascending in each; a part's are
+	 * [first_ref, first_ref + ref_cnt). vmlinux's view hands its list
+	 * over as the start of this one.
+	 */
 	struct mkf_func_ref *refs;
 	size_t ref_cnt, ref_cap;
 	size_t tag_cnt;

@@ -165,65 +165,110 @@ static int check_layout(struct mkf_btf_view *v)
 }
 
 /*
+ * index_types()'s table, indexed by the info word's top byte (kind
+ * and kflag): bits 0-5 the size of a record per vlen, two flags, and
+ * from bit 8 the size of its fixed part; for an unknown kind, a size
+ * larger than any type section.
+ */
+#define REC_PER_VLEN	0x3full
+#define REC_FUNC	0x40ull	/* a FUNC */
+#define REC_PICK	0x80ull	/* a DECL_TAG or a DATASEC */
+#define REC_UNKNOWN	(1ull << 40)
+static __u64 rec_table[256];
+
+static void init_table(void)
+{
+	__u32 top;
+
+	for (top = 0; top < 256; top++) {
+		struct btf_type t = { .info = top << 24 | 1 };
+		long one = record_size(&t), kind = top & 0x1f;
+		__u64 e;
+
+		t.info = top << 24;
+		if (one < 0) {
+			e = REC_UNKNOWN << 8;
+		} else {
+			e = (__u64)record_size(&t) << 8 | (__u64)(one - record_size(&t)) |
+			    (kind == BTF_KIND_FUNC ? REC_FUNC : 0) |
+			    (kind == BTF_KIND_DECL_TAG || kind == BTF_KIND_DATASEC ? REC_PICK : 0);
+		}
+		/* Every thread that gets here writes the same words; [0] last. */
+		if (top)
+			rec_table[top] = e;
+	}
+	__atomic_store_n(&rec_table[0], REC_UNKNOWN << 8, __ATOMIC_RELEASE);
+}
+
+/*
  * Where each record starts; every record's kind known and inside the
- * section. The loop is the whole cost of opening a view: a record's
- * size comes from two small tables (record_size() says the same),
- * and the kinds the index reads are listed on the way.
+ * section. The loop is the whole cost of opening a view (over a
+ * hundred thousand records), so it does little: a record's size from
+ * one small table (record_size() says the same), an unknown kind's
+ * larger than the section, so that one test after the loop catches it
+ * with a record that runs past the end; the kinds the index reads
+ * listed on the way: the FUNCs with their names and what the index
+ * checks of them (kernel_index.c), apart from the few DECL_TAGs and
+ * DATASECs.
  */
 static int index_types(struct mkf_btf_view *v)
 {
-	/*
-	 * Indexed by the info word's top byte (kind and kflag): the size of
-	 * the record's fixed part (0: an unknown kind), the size per vlen,
-	 * and whether the index lists it.
-	 */
-	static unsigned char fixed[256], per_vlen[256], pick[256];
-	size_t max = v->types_len / sizeof(struct btf_type) + 1, n = 0, picks = 0;
-	__u32 off = 0, top, len = v->types_len, id = v->start_id;
+	size_t max = v->types_len / sizeof(struct btf_type) + 1;
+	__u64 off = 0, len = v->types_len;
+	__u32 start = v->start_id, min_name = 0xffffffffu, max_name = 0, max_type = 0;
+	__u32 linkage = 0;
 	const char *types = v->types;
-	__u32 *offs, *picked;
+	struct mkf_func_ref *fn, *fn0;
+	__u32 *offs, *offs0, *picked, *picked0;
 
-	if (!__atomic_load_n(&fixed[BTF_KIND_PTR], __ATOMIC_ACQUIRE)) {
-		for (top = 0; top < 256; top++) {
-			struct btf_type t = { .info = top << 24 | 1 };
-			long one = record_size(&t), kind = top & 0x1f;
-
-			t.info = top << 24;
-			/* Every thread that gets here writes the same bytes. */
-			if (one > 0) {
-				per_vlen[top] = (unsigned char)(one - record_size(&t));
-				pick[top] = kind == BTF_KIND_FUNC || kind == BTF_KIND_DECL_TAG ||
-					    kind == BTF_KIND_DATASEC;
-				if (top != BTF_KIND_PTR)
-					fixed[top] = (unsigned char)record_size(&t);
-			}
-		}
-		__atomic_store_n(&fixed[BTF_KIND_PTR], sizeof(struct btf_type), __ATOMIC_RELEASE);
-	}
+	if (__atomic_load_n(&rec_table[0], __ATOMIC_ACQUIRE) != REC_UNKNOWN << 8)
+		init_table();
 	/* Only sizeof(__u32)-aligned access: the section offset is checked. */
 	if ((unsigned long)v->types % sizeof(__u32))
 		return -EPROTO;
-	v->offs = offs = malloc(max * sizeof(*v->offs));
-	v->picks = picked = malloc(max * sizeof(*v->picks));
-	if (!offs || !picked)
+	/* Pages of these that nothing is written to cost nothing. */
+	v->offs = offs = offs0 = malloc(max * sizeof(*v->offs));
+	v->funcs = fn = fn0 = malloc(max * sizeof(*v->funcs));
+	v->picks = picked = picked0 = malloc(max * sizeof(*v->picks));
+	if (!offs || !fn || !picked)
 		return -ENOMEM;
 	while (off + sizeof(struct btf_type) <= len) {
-		__u32 info = ((const struct btf_type *)(types + off))->info, sz;
+		const struct btf_type *t = (const void *)(types + off);
+		__u32 info = t->info;
+		__u64 e = rec_table[info >> 24];
 
-		top = info >> 24;
-		sz = fixed[top] + per_vlen[top] * (info & 0xffff);
-		if (!fixed[top] || sz > len - off)
-			return -EINVAL;
-		picked[picks] = id;
-		picks += pick[top];
-		offs[n++] = off;
-		off += sz;
-		id++;
+		*offs++ = (__u32)off;
+		off += (e >> 8) + (e & REC_PER_VLEN) * (info & 0xffff);
+		if (e & REC_FUNC) {
+			__u32 name = t->name_off, type = t->type;
+
+			fn->name_off = name;
+			fn->id = start + (__u32)(offs - offs0 - 1);
+			fn++;
+			min_name = name < min_name ? name : min_name;
+			max_name = name > max_name ? name : max_name;
+			max_type = type > max_type ? type : max_type;
+			linkage |= 1u << (info & 0xf);
+		} else if (e & REC_PICK) {
+			*picked++ = start + (__u32)(offs - offs0 - 1);
+		}
 	}
-	v->pick_cnt = picks;
-	if ((__u64)v->start_id + n > 0xffffffffull)
+	/* A record past the end, or of a kind libbpf does not know. */
+	if (off > len)
 		return -EINVAL;
-	v->end_id = v->start_id + (__u32)n;
+	v->func_cnt = (size_t)(fn - fn0);
+	/*
+	 * Every name in its own strings, no FUNC extern (the low bits of
+	 * a linkage, so that any odd value counts): the index's fast way.
+	 */
+	v->funcs_plain = !v->func_cnt ||
+			 (min_name >= v->str_start && max_name - v->str_start < v->str_len &&
+			  !(linkage & ~(1u << BTF_FUNC_STATIC | 1u << BTF_FUNC_GLOBAL)));
+	v->func_max_type = max_type;
+	v->pick_cnt = (size_t)(picked - picked0);
+	if ((__u64)v->start_id + (__u64)(offs - offs0) > 0xffffffffull)
+		return -EINVAL;
+	v->end_id = v->start_id + (__u32)(offs - offs0);
 	return 0;
 }
 
@@ -258,6 +303,7 @@ void mkf_btf_view_close(struct mkf_btf_view *v)
 	else
 		free(v->mem);
 	free(v->offs);
+	free(v->funcs);
 	free(v->picks);
 	free(v->path);
 	memset(v, 0, sizeof(*v));

@@ -20,6 +20,16 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 
+/*
+ * A FUNC as the walk over the records saw it: checked, not yet indexed
+ * (the index keeps its FUNCs in the same form, kernel_index.h). The
+ * name stays an offset until asked for.
+ */
+struct mkf_func_ref {
+	__u32 name_off;
+	__u32 id;
+};
+
 struct mkf_btf_view {
 	char *path;		/* the file */
 	void *mem;		/* the file: mapped, or read into malloc'd memory */
@@ -33,7 +43,16 @@ struct mkf_btf_view {
 	__u32 start_id;		/* its first type id: 1, or the base's type count */
 	__u32 end_id;		/* one past its last type id */
 	__u32 *offs;		/* offs[id - start_id]: where type id starts in types */
-	__u32 *picks;		/* ids of its FUNCs, DECL_TAGs and DATASECs, ascending */
+	struct mkf_func_ref *funcs;	/* its FUNCs, ids ascending */
+	size_t func_cnt;
+	/*
+	 * Whether every FUNC is named in its own strings and not extern,
+	 * and the highest type id a FUNC refers to: the walk notes what
+	 * the index checks of each FUNC (kernel_index.c).
+	 */
+	bool funcs_plain;
+	__u32 func_max_type;
+	__u32 *picks;		/* ids of its DECL_TAGs and DATASECs, ascending */
 	size_t pick_cnt;
 	const struct mkf_btf_view *base;	/* split BTF's base, else NULL */
 };
