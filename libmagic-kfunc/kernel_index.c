@@ -908,6 +908,46 @@ bool mkf_func__is_callable(const struct mkf_func *fn)
 
 /* --- kernels --------------------------------------------------------- */
 
+/*
+ * A view over the raw data libbpf keeps of BTF it parsed (BASE: the
+ * view of vmlinux's, for a module's), so that describing it is one walk
+ * over the records rather than a libbpf call per type; NULL where it
+ * cannot be had (the other byte order, BTF built or edited through
+ * libbpf's API, no memory), and the part is described through libbpf.
+ * libbpf keeps that data until the BTF is edited, which a kernel's BTF
+ * is not while an index reads it (map_strings() reads its strings there
+ * too).
+ */
+static struct mkf_btf_view *borrow_view(const struct btf *btf, const struct mkf_btf_view *base)
+{
+	enum btf_endianness host = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				   BTF_LITTLE_ENDIAN : BTF_BIG_ENDIAN;
+	struct mkf_btf_view *v;
+	const void *raw;
+	__u32 sz;
+
+	if (btf__endianness(btf) != host || (btf__base_btf(btf) && !base))
+		return NULL;
+	raw = btf__raw_data(btf, &sz);
+	v = raw ? malloc(sizeof(*v)) : NULL;
+	if (!v)
+		return NULL;
+	/*
+	 * Only where libbpf itself reads types and strings from that data
+	 * (BTF it parsed, unedited): BTF built or edited through its API
+	 * lives elsewhere, and its raw data is a copy the next edit frees.
+	 */
+	if (mkf_btf_view_open_mem(v, raw, sz, base) || v->end_id != btf__type_cnt(btf) ||
+	    (v->end_id > v->start_id &&
+	     btf__type_by_id(btf, v->start_id) != mkf_btf_view_type(v, v->start_id)) ||
+	    btf__name_by_offset(btf, v->str_start) != v->strs) {
+		mkf_btf_view_close(v);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 /* Add a part for btf (or view) and describe it; undone on failure. */
 static int add_part(struct mkf_kernel *k, const struct btf *btf, struct mkf_btf_view *view,
 		    int module, const char *what)
@@ -925,6 +965,8 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, struct mkf_btf_
 	p->btf = btf;
 	p->view = view;
 	p->module = module;
+	if (btf && !view && !k->check_all)
+		p->view = borrow_view(btf, module < 0 ? NULL : k->parts[0].view);
 	err = k->check_all && btf ? mkf_btf_check(btf, what) : 0;
 	if (!err)
 		err = describe_btf(k, p, what);
@@ -933,6 +975,10 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, struct mkf_btf_
 		free(p->magic);
 		k->tag_cnt = tags;
 		k->ref_cnt = refs;
+		if (p->view != view) {
+			mkf_btf_view_close(p->view);
+			free(p->view);
+		}
 		return err;
 	}
 	k->part_cnt++;

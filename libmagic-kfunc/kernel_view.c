@@ -165,46 +165,45 @@ static int check_layout(struct mkf_btf_view *v)
 }
 
 /*
- * index_types()'s table, indexed by the info word's top byte (kind
- * and kflag): bits 0-5 the size of a record per vlen, two flags, and
- * from bit 8 the size of its fixed part; for an unknown kind, a size
- * larger than any type section.
+ * index_types()'s tables, indexed by the info word's top byte (kind
+ * and kflag): the size of a record's fixed part, larger than any type
+ * section for an unknown kind; the size per vlen in the low byte of
+ * the other, with two flags above it.
  */
-#define REC_PER_VLEN	0x3full
-#define REC_FUNC	0x40ull	/* a FUNC */
-#define REC_PICK	0x80ull	/* a DECL_TAG or a DATASEC */
-#define REC_UNKNOWN	(1ull << 40)
-static __u64 rec_table[256];
+#define REC_PER_VLEN	0xffu
+#define REC_FUNC	0x100u	/* a FUNC */
+#define REC_PICK	0x200u	/* a DECL_TAG or a DATASEC */
+#define REC_UNKNOWN	0xffffffffu
+static __u32 rec_fixed[256], rec_vlen[256];
 
-static void init_table(void)
+static void init_tables(void)
 {
 	__u32 top;
 
 	for (top = 0; top < 256; top++) {
 		struct btf_type t = { .info = top << 24 | 1 };
 		long one = record_size(&t), kind = top & 0x1f;
-		__u64 e;
 
 		t.info = top << 24;
-		if (one < 0) {
-			e = REC_UNKNOWN << 8;
-		} else {
-			e = (__u64)record_size(&t) << 8 | (__u64)(one - record_size(&t)) |
-			    (kind == BTF_KIND_FUNC ? REC_FUNC : 0) |
-			    (kind == BTF_KIND_DECL_TAG || kind == BTF_KIND_DATASEC ? REC_PICK : 0);
-		}
 		/* Every thread that gets here writes the same words; [0] last. */
-		if (top)
-			rec_table[top] = e;
+		if (one < 0) {
+			if (top)
+				rec_fixed[top] = REC_UNKNOWN;
+			continue;
+		}
+		rec_vlen[top] = (__u32)(one - record_size(&t)) |
+				(kind == BTF_KIND_FUNC ? REC_FUNC : 0) |
+				(kind == BTF_KIND_DECL_TAG || kind == BTF_KIND_DATASEC ? REC_PICK : 0);
+		rec_fixed[top] = (__u32)record_size(&t);
 	}
-	__atomic_store_n(&rec_table[0], REC_UNKNOWN << 8, __ATOMIC_RELEASE);
+	__atomic_store_n(&rec_fixed[0], REC_UNKNOWN, __ATOMIC_RELEASE);
 }
 
 /*
  * Where each record starts; every record's kind known and inside the
  * section. The loop is the whole cost of opening a view (over a
  * hundred thousand records), so it does little: a record's size from
- * one small table (record_size() says the same), an unknown kind's
+ * two small tables (record_size() says the same), an unknown kind's
  * larger than the section, so that one test after the loop catches it
  * with a record that runs past the end; the kinds the index reads
  * listed on the way: the FUNCs with their names and what the index
@@ -214,15 +213,15 @@ static void init_table(void)
 static int index_types(struct mkf_btf_view *v)
 {
 	size_t max = v->types_len / sizeof(struct btf_type) + 1;
-	__u64 off = 0, len = v->types_len;
-	__u32 start = v->start_id, min_name = 0xffffffffu, max_name = 0, max_type = 0;
+	__u64 off = 0, len = v->types_len, last = len - sizeof(struct btf_type);
+	__u32 start = v->start_id, str_start = v->str_start, max_name = 0, max_type = 0;
 	__u32 linkage = 0;
 	const char *types = v->types;
 	struct mkf_func_ref *fn, *fn0;
 	__u32 *offs, *offs0, *picked, *picked0;
 
-	if (__atomic_load_n(&rec_table[0], __ATOMIC_ACQUIRE) != REC_UNKNOWN << 8)
-		init_table();
+	if (__atomic_load_n(&rec_fixed[0], __ATOMIC_ACQUIRE) != REC_UNKNOWN)
+		init_tables();
 	/* Only sizeof(__u32)-aligned access: the section offset is checked. */
 	if ((unsigned long)v->types % sizeof(__u32))
 		return -EPROTO;
@@ -232,25 +231,27 @@ static int index_types(struct mkf_btf_view *v)
 	v->picks = picked = picked0 = malloc(max * sizeof(*v->picks));
 	if (!offs || !fn || !picked)
 		return -ENOMEM;
-	while (off + sizeof(struct btf_type) <= len) {
+	while (len >= sizeof(struct btf_type) && off <= last) {
 		const struct btf_type *t = (const void *)(types + off);
-		__u32 info = t->info;
-		__u64 e = rec_table[info >> 24];
+		__u32 info = t->info, top = info >> 24, pv = rec_vlen[top];
 
 		*offs++ = (__u32)off;
-		off += (e >> 8) + (e & REC_PER_VLEN) * (info & 0xffff);
-		if (e & REC_FUNC) {
-			__u32 name = t->name_off, type = t->type;
+		off += (__u64)rec_fixed[top] + (__u8)pv * (info & 0xffff);
+		if (pv & (REC_FUNC | REC_PICK)) {
+			__u32 id = start + (__u32)(offs - offs0 - 1);
 
-			fn->name_off = name;
-			fn->id = start + (__u32)(offs - offs0 - 1);
+			if (pv & REC_PICK) {
+				*picked++ = id;
+				continue;
+			}
+			fn->name_off = t->name_off;
+			fn->id = id;
 			fn++;
-			min_name = name < min_name ? name : min_name;
-			max_name = name > max_name ? name : max_name;
-			max_type = type > max_type ? type : max_type;
-			linkage |= 1u << (info & 0xf);
-		} else if (e & REC_PICK) {
-			*picked++ = start + (__u32)(offs - offs0 - 1);
+			/* Below its own strings wraps around: past them too. */
+			max_name = t->name_off - str_start > max_name ? t->name_off - str_start
+								      : max_name;
+			max_type = t->type > max_type ? t->type : max_type;
+			linkage |= info;
 		}
 	}
 	/* A record past the end, or of a kind libbpf does not know. */
@@ -258,12 +259,10 @@ static int index_types(struct mkf_btf_view *v)
 		return -EINVAL;
 	v->func_cnt = (size_t)(fn - fn0);
 	/*
-	 * Every name in its own strings, no FUNC extern (the low bits of
-	 * a linkage, so that any odd value counts): the index's fast way.
+	 * Every name in its own strings, every linkage static or global
+	 * (the OR of them has no other bit): the index's fast way.
 	 */
-	v->funcs_plain = !v->func_cnt ||
-			 (min_name >= v->str_start && max_name - v->str_start < v->str_len &&
-			  !(linkage & ~(1u << BTF_FUNC_STATIC | 1u << BTF_FUNC_GLOBAL)));
+	v->funcs_plain = !v->func_cnt || (max_name < v->str_len && !(linkage & 0xfffe));
 	v->func_max_type = max_type;
 	v->pick_cnt = (size_t)(picked - picked0);
 	if ((__u64)v->start_id + (__u64)(offs - offs0) > 0xffffffffull)
@@ -294,13 +293,33 @@ int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 	return err;
 }
 
+int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
+			  const struct mkf_btf_view *base)
+{
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->base = base;
+	v->start_id = base ? base->end_id : 1;
+	v->str_start = base ? base->str_start + base->str_len : 0;
+	v->mem = (void *)mem;
+	v->mem_len = len;
+	v->borrowed = true;
+	err = check_layout(v);
+	if (!err)
+		err = index_types(v);
+	if (err)
+		mkf_btf_view_close(v);
+	return err;
+}
+
 void mkf_btf_view_close(struct mkf_btf_view *v)
 {
 	if (!v)
 		return;
 	if (v->mapped)
 		munmap(v->mem, v->mem_len);
-	else
+	else if (!v->borrowed)
 		free(v->mem);
 	free(v->offs);
 	free(v->funcs);

@@ -35,6 +35,7 @@ struct mkf_btf_view {
 	void *mem;		/* the file: mapped, or read into malloc'd memory */
 	size_t mem_len;
 	bool mapped;
+	bool borrowed;		/* mem is the caller's (mkf_btf_view_open_mem()) */
 	const char *types;	/* the type section */
 	__u32 types_len;
 	const char *strs;	/* its own strings */
@@ -66,6 +67,13 @@ struct mkf_btf_view {
  */
 int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 		      const struct mkf_btf_view *base);
+/*
+ * The same over LEN bytes at MEM that the caller keeps (libbpf's raw
+ * data of a BTF it parsed): the view lists the records, the index
+ * reads them in one walk instead of a call per type.
+ */
+int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
+			  const struct mkf_btf_view *base);
 void mkf_btf_view_close(struct mkf_btf_view *v);
 
 /* Type ID (the base's for ids below start_id), NULL for 0 and past the end. */
