@@ -11,6 +11,8 @@
  *   parameter's kind (mkf_btf__param_kind(), mkf_func__param_kind()),
  *   unsplit; and that the public accessors still answer in the
  *   kernel's ids and BTF;
+ * - the same through mkf_kernel__new() on libbpf's parse of the file,
+ *   which the index describes through a view of libbpf's data;
  * - the same for the modules built with a catalogue kernel (the
  *   patched build's test module), as raw split BTF on top of it;
  * - the plan of every object of tests/bpf on every fixture kernel
@@ -210,9 +212,12 @@ static void cache_dir(char *buf, size_t sz)
 static void test_catalogue_kernel(const char *id, const char *path)
 {
 	struct mkf_kernel *full = load(path, NULL, 0, false), *view = load(path, NULL, 0, true);
+	/* The third way: a BTF libbpf parsed, described through a view of its data. */
+	struct btf *parsed = btf__parse(path, NULL);
+	struct mkf_kernel *lib = parsed ? mkf_kernel__new(parsed) : NULL;
 	char name[256], **names = NULL;
-	size_t cnt = 0, i, same = 0, found = 0, bad_acc = 0;
-	struct mkf_sb a = {}, b = {}, first = {};
+	size_t cnt = 0, i, same = 0, found = 0, bad_acc = 0, same_lib = 0;
+	struct mkf_sb a = {}, b = {}, c = {}, first = {}, first_lib = {};
 
 	snprintf(name, sizeof(name), "%.100s: both ways load it (the view really used)", id);
 	if (!t_check(name, full && view, "libbpf %p, view %p: %s", (void *)full, (void *)view,
@@ -224,6 +229,11 @@ static void test_catalogue_kernel(const char *id, const char *path)
 	t_check(name, !mkf_kernel_prefetch(full, (const char *const *)names, cnt) &&
 		      !mkf_kernel_prefetch(view, (const char *const *)names, cnt), "%s",
 		strerror(ENOMEM));
+	snprintf(name, sizeof(name), "%.100s: mkf_kernel__new() on libbpf's parse walks its data",
+		 id);
+	t_check(name, lib && lib->parts[0].view && lib->parts[0].btf == parsed &&
+		      !mkf_kernel_prefetch(lib, (const char *const *)names, cnt),
+		"kernel %p, view %p", (void *)lib, lib ? (void *)lib->parts[0].view : NULL);
 	for (i = 0; i < cnt; i++) {
 		mkf_sb_free(&a);
 		memset(&a, 0, sizeof(a));
@@ -235,6 +245,16 @@ static void test_catalogue_kernel(const char *id, const char *path)
 			same++;
 		else if (!first.buf)
 			mkf_sb_printf(&first, "libbpf: %s\n      view:   %s", a.buf, b.buf);
+		if (lib) {
+			mkf_sb_free(&c);
+			memset(&c, 0, sizeof(c));
+			answer(lib, names[i], &c);
+			if (!strcmp(a.buf, c.buf))
+				same_lib++;
+			else if (!first_lib.buf)
+				mkf_sb_printf(&first_lib, "libbpf: %s\n      new:    %s", a.buf,
+					      c.buf);
+		}
 		found += mkf_kernel_find(view, names[i]) != NULL;
 		if (!accessors_agree(view, names[i]) || !accessors_agree(full, names[i]))
 			bad_acc++;
@@ -243,6 +263,9 @@ static void test_catalogue_kernel(const char *id, const char *path)
 		 cnt, found);
 	t_check(name, cnt && same == cnt, "%zu differ; first:\n      %s", cnt - same,
 		first.buf ? first.buf : "(no names)");
+	snprintf(name, sizeof(name), "%.100s: the same answers from mkf_kernel__new()", id);
+	t_check(name, lib && same_lib == cnt, "%zu differ; first:\n      %s", cnt - same_lib,
+		first_lib.buf ? first_lib.buf : "(no kernel)");
 	snprintf(name, sizeof(name), "%.100s: has_kfunc_tags alike, accessors in the kernel's ids", id);
 	t_check(name, !bad_acc && mkf_kernel__has_kfunc_tags(full) ==
 				    mkf_kernel__has_kfunc_tags(view),
@@ -253,9 +276,13 @@ out:
 	free(names);
 	mkf_sb_free(&a);
 	mkf_sb_free(&b);
+	mkf_sb_free(&c);
 	mkf_sb_free(&first);
+	mkf_sb_free(&first_lib);
 	mkf_kernel__free(full);
 	mkf_kernel__free(view);
+	mkf_kernel__free(lib);
+	btf__free(parsed);
 }
 
 /*
