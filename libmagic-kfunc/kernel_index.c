@@ -611,9 +611,24 @@ static bool pending(const struct mkf_kernel *k, const struct mkf_name *e)
  * order libbpf searches (vmlinux first, then modules, ids ascending),
  * so the first FUNC found for a name is the one libbpf binds.
  */
+/* k->refs[r] of part, named NAME, passed the filter: the FUNC of its name? */
+static int scan_match(struct mkf_kernel *k, size_t part, size_t r, const char *name)
+{
+	struct mkf_name *e = name_lookup(k, name, name_hash(name));
+	const struct mkf_func *fn;
+
+	if (!e || e->fn || e->scanned > part || !ref_usable(k, part, r))
+		return 0;
+	fn = make_func(k, part, r);
+	if (!fn)
+		return -ENOMEM;
+	name_found(e, fn);
+	return 0;
+}
+
 static int scan(struct mkf_kernel *k)
 {
-	size_t i, from = k->part_cnt, r, min_len = 8;
+	size_t i, from = k->part_cnt, min_len = 8;
 	unsigned char *filter;
 	int err = 0;
 
@@ -645,11 +660,27 @@ static int scan(struct mkf_kernel *k)
 		 */
 		__u32 fast_len = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && min_len == 8 &&
 				 p->strs && p->str_len >= 8 ? p->str_len - 7 : 0;
+		const struct mkf_btf_view *v = p->view;
 
+		/*
+		 * A view's walk saw every name of this part in its own strings,
+		 * none within 8 bytes of their end: no test per FUNC.
+		 */
+		if (fast_len && v && v->funcs_plain && p->strs == v->strs &&
+		    v->func_max_name < fast_len) {
+			for (; ref < ref_end; ref++) {
+				__u64 key;
+
+				memcpy(&key, strs + (ref->name_off - str_start), sizeof(key));
+				if (filter[(key * PREFIX_MIX) >> 48] &&
+				    (err = scan_match(k, i, (size_t)(ref - k->refs),
+						      strs + (ref->name_off - str_start))))
+					break;
+			}
+			continue;
+		}
 		for (; ref < ref_end; ref++) {
 			__u32 off = ref->name_off - str_start;
-			struct mkf_name *e;
-			const struct mkf_func *fn;
 			const char *name;
 			size_t room;
 
@@ -669,16 +700,9 @@ static int scan(struct mkf_kernel *k)
 				if (!filter[prefix_key(name, room)])
 					continue;
 			}
-			r = (size_t)(ref - k->refs);
-			e = name_lookup(k, name, name_hash(name));
-			if (!e || e->fn || e->scanned > i || !ref_usable(k, i, r))
-				continue;
-			fn = make_func(k, i, r);
-			if (!fn) {
-				err = -ENOMEM;
+			err = scan_match(k, i, (size_t)(ref - k->refs), name);
+			if (err)
 				break;
-			}
-			name_found(e, fn);
 		}
 	}
 	for (i = 0; i < k->name_cnt && !err; i++)

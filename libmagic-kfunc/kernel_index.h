@@ -83,8 +83,10 @@ struct mkf_magic_tag {
 
 /*
  * One BTF object of the kernel: vmlinux (part 0), then each module.
- * Either btf (libbpf's) or view is set; a view's btf is parsed when
- * something asks for the whole BTF (mkf_part_btf()).
+ * A file read through a view has only the view until something asks
+ * for the whole BTF (mkf_part_btf() parses it then); BTF libbpf parsed
+ * has its btf, and a view over libbpf's own data when that can be had,
+ * which describing it walks.
  */
 struct mkf_btf_part {
 	const struct btf *btf;

@@ -264,6 +264,7 @@ static int index_types(struct mkf_btf_view *v)
 	 */
 	v->funcs_plain = !v->func_cnt || (max_name < v->str_len && !(linkage & 0xfffe));
 	v->func_max_type = max_type;
+	v->func_max_name = max_name;
 	v->pick_cnt = (size_t)(picked - picked0);
 	if ((__u64)v->start_id + (__u64)(offs - offs0) > 0xffffffffull)
 		return -EINVAL;

@@ -53,6 +53,7 @@ struct mkf_btf_view {
 	 */
 	bool funcs_plain;
 	__u32 func_max_type;
+	__u32 func_max_name;	/* the highest name offset in strs, when plain */
 	__u32 *picks;		/* ids of its DECL_TAGs and DATASECs, ascending */
 	size_t pick_cnt;
 	const struct mkf_btf_view *base;	/* split BTF's base, else NULL */
