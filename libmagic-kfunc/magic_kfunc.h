@@ -45,8 +45,10 @@
 #ifndef __MAGIC_KFUNC_H
 #define __MAGIC_KFUNC_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
@@ -907,6 +909,43 @@ MKF_API struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_
 MKF_API int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 				      const struct bpf_object_open_opts *opts,
 				      const struct mkf_open_opts *mkf_opts);
+
+/*
+ * MKF_SKEL_OPEN(NAME, opts, mkf_opts): the skeleton's NAME__open_opts(opts)
+ * with the object rewritten for the target kernel, in one call: allocates
+ * struct NAME, fills it (NAME__create_skeleton()) and opens it with
+ * mkf_object__open_skeleton(). Returns the skeleton, or NULL with errno
+ * set (ENOMEM, or what mkf_object__open_skeleton() returns); then load,
+ * attach and destroy it as usual:
+ *
+ *	struct NAME *skel = MKF_SKEL_OPEN(NAME, NULL, NULL);
+ *	if (!skel || NAME__load(skel))
+ *		goto fail;
+ *	...
+ *	NAME__destroy(skel);
+ *
+ * Light skeletons (bpftool gen skeleton -L) are not supported and do not
+ * compile here ("NAME__create_skeleton undeclared"): they carry no ELF
+ * object, only a loader program that the kernel runs, in which each
+ * kfunc's name was fixed when the skeleton was generated. Generate a
+ * regular skeleton (without -L).
+ * A GNU C statement expression (gcc, clang).
+ */
+#define MKF_SKEL_OPEN(NAME, opts, mkf_opts) ({				\
+	struct NAME *__mkf_skel = (struct NAME *)calloc(1, sizeof(struct NAME)); \
+	int (*__mkf_create)(struct NAME *) = NAME##__create_skeleton; /* a light skeleton (-L) has none: see MKF_SKEL_OPEN */ \
+	int __mkf_err = __mkf_skel ? __mkf_create(__mkf_skel) : -ENOMEM;	\
+									\
+	if (!__mkf_err)							\
+		__mkf_err = mkf_object__open_skeleton(__mkf_skel->skeleton, \
+						      (opts), (mkf_opts)); \
+	if (__mkf_err) {						\
+		NAME##__destroy(__mkf_skel);				\
+		__mkf_skel = NULL;					\
+		errno = -__mkf_err;					\
+	}								\
+	__mkf_skel;							\
+})
 
 #ifdef __cplusplus
 }

@@ -583,6 +583,38 @@ static void test_skeleton(void)
 	btf__free(vm);
 }
 
+/* MKF_SKEL_OPEN(): calloc + NAME__create_skeleton + the open, in one call. */
+static void test_skel_open_macro(void)
+{
+	struct btf *vm = fx_kernel(FX_616);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	struct mkf_plan *plan = NULL;
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k, .plan = &plan);
+	struct mkf_open_opts bad = { .sz = 1 };
+	const struct mkf_plan_entry *e;
+	struct unit_wq_new *skel;
+
+	skel = MKF_SKEL_OPEN(unit_wq_new, NULL, &mo);
+	t_check("MKF_SKEL_OPEN: opens through the rewrite",
+		skel && skel->obj && skel->progs.set_wq && skel->maps.wqs && skel->bss,
+		"errno %d", errno);
+	e = mkf_plan__find_entry(plan, "bpf_wq_set_callback");
+	t_check("MKF_SKEL_OPEN: the plan binds bpf_wq_set_callback_impl on 6.16",
+		e && mkf_plan_entry__decision(e) == MKF_DECISION_BIND &&
+		!strcmp(mkf_plan_entry__kernel_name(e), "bpf_wq_set_callback_impl"),
+		"got %s", e ? mkf_plan_entry__kernel_name(e) : "no entry");
+	unit_wq_new__destroy(skel);
+	mkf_plan__free(plan);
+
+	errno = 0;
+	skel = MKF_SKEL_OPEN(unit_wq_new, NULL, &bad);
+	t_check("MKF_SKEL_OPEN: a refused open -> NULL, errno set (EINVAL)",
+		!skel && errno == EINVAL, "errno %d", errno);
+	unit_wq_new__destroy(skel);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 /*
  * The default callback's threshold comes from MKF_LOG_LEVEL, read once:
  * try each level in a child process, with stderr captured.
@@ -983,6 +1015,7 @@ int main(void)
 	test_running_kernel();
 	test_open();
 	test_skeleton();
+	test_skel_open_macro();
 	test_param_kind();
 	test_kernel_funcs();
 	test_kfunc_shapes();

@@ -15,6 +15,10 @@ TESTS += $(unit_tests)
 check_PROGRAMS += tests/unit/provided-params
 TESTS += tests/unit/provided-params-test
 EXTRA_DIST += tests/unit/provided-params-test tests/unit/provided-params.expected
+
+# MKF_SKEL_OPEN() with a regular and a light skeleton, at compile time.
+TESTS += tests/unit/skel-open-test
+EXTRA_DIST += tests/unit/skel-open-test
 tests_unit_provided_params_SOURCES = tests/unit/provided-params.c
 tests_unit_provided_params_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_provided_params_LDADD = $(UNIT_LDADD)
