@@ -19,7 +19,9 @@ examples_skeletons = $(examples_bpf_objects:.bpf.o=.skel.h) $(examples_compat_sk
 EXTRA_DIST += examples/README.md examples/common/example.bpf.h \
 	$(examples_bpf_objects:.bpf.o=.bpf.c) \
 	examples/wq-counter/README.md examples/stream-print/README.md \
-	examples/task-work/README.md examples/top-n/README.md
+	examples/task-work/README.md examples/top-n/README.md \
+	examples/template/Makefile examples/template/README.md \
+	examples/template/app.bpf.c examples/template/app.c
 CLEANFILES += $(examples_bpf_objects) $(examples_compat_objects) $(examples_skeletons)
 
 $(examples_bpf_objects) $(examples_compat_objects): examples/common/example.bpf.h \
