@@ -17,6 +17,7 @@ examples_compat_skeletons = examples/wq-counter/compat/wq-counter.skel.h \
 examples_skeletons = $(examples_bpf_objects:.bpf.o=.skel.h) $(examples_compat_skeletons)
 
 EXTRA_DIST += examples/README.md examples/common/example.bpf.h \
+	tests/vm/examples-guard-test \
 	$(examples_bpf_objects:.bpf.o=.bpf.c) \
 	examples/wq-counter/README.md examples/stream-print/README.md \
 	examples/task-work/README.md examples/top-n/README.md \
@@ -43,14 +44,25 @@ $(examples_compat_skeletons): $(examples_compat_objects)
 
 if VM_TESTS
 # The loaders are static guest programs: built by "make" so that the
-# matrix can be run by hand, and only with the QEMU tests (they are never
-# run on the build machine: MKF_EXAMPLE_GUEST_ONLY makes them refuse to
-# run outside a magic-kfunc test guest).
-BUILT_SOURCES += $(examples_skeletons)
-examples_common = examples/common/example.c examples/common/example.h $(GUEST_COMMON)
-examples_cppflags = $(AM_CPPFLAGS) -DMKF_EXAMPLE_GUEST_ONLY -I$(top_srcdir)/libmagic-kfunc \
-	-I$(top_srcdir)/headers -I$(top_srcdir)/examples/common -I$(top_srcdir)/tests/vm/guest
+# matrix can be run by hand, and only with the QEMU tests. They are
+# never run on the build machine: this build links the harness's guard
+# into each (tests/vm/guest/guest-only.c, a constructor), so they
+# refuse to run outside a magic-kfunc test guest. Their sources do not
+# know of it: examples/Makefile builds them for a user's machine.
+BUILT_SOURCES += $(examples_skeletons) examples/include/magic-kfunc/magic_kfunc.h
+examples_common = examples/common/example.c examples/common/example.h \
+	tests/vm/guest/guest-only.c $(GUEST_COMMON)
+# <magic-kfunc/magic_kfunc.h>, as installed: the library's header is
+# copied into examples/include/ (the BPF-side headers are in headers/).
+examples_cppflags = $(AM_CPPFLAGS) -I$(top_builddir)/examples/include \
+	-I$(top_srcdir)/headers -I$(top_srcdir)/examples/common
 examples_ldadd = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
+
+examples/include/magic-kfunc/magic_kfunc.h: libmagic-kfunc/magic_kfunc.h
+	@$(MKDIR_P) $(@D)
+	$(AM_V_GEN)cp $(srcdir)/libmagic-kfunc/magic_kfunc.h $@
+CLEANFILES += examples/include/magic-kfunc/magic_kfunc.h
+TESTS += tests/vm/examples-guard-test
 
 noinst_PROGRAMS += examples/wq-counter/wq-counter examples/wq-counter/wq-counter-compat \
 	examples/stream-print/stream-print examples/stream-print/stream-print-compat \

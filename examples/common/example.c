@@ -6,11 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <magic_kfunc.h>
-
-#ifdef MKF_EXAMPLE_GUEST_ONLY
-#include "guest.h"
-#endif
+#include <magic-kfunc/magic_kfunc.h>
 
 void example_init(struct example *ex, int argc, char **argv, const char *usage)
 {
@@ -18,9 +14,6 @@ void example_init(struct example *ex, int argc, char **argv, const char *usage)
 
 	ex->name = argv[0];
 	ex->plain = false;
-#ifdef MKF_EXAMPLE_GUEST_ONLY
-	guest_require(argv[0]);
-#endif
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--plain")) {
 			ex->plain = true;

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
-#include <magic_kfunc.h>
+#include <magic-kfunc/magic_kfunc.h>
 
 #define EXAMPLE_OK		0
 #define EXAMPLE_FAIL		1
@@ -37,12 +37,7 @@ struct example {
 	char **argv;
 };
 
-/*
- * Parse "[--plain] [ARG]...". Exits with EXAMPLE_USAGE on a bad option.
- * In the test harness build (MKF_EXAMPLE_GUEST_ONLY), also exits unless
- * running in a magic-kfunc test guest: nothing may load BPF into the
- * kernel of the machine that builds the project.
- */
+/* Parse "[--plain] [ARG]...". Exits with EXAMPLE_USAGE on a bad option. */
 void example_init(struct example *ex, int argc, char **argv, const char *usage);
 
 /* --plain: bpf_object__open_skeleton(). EXAMPLE_OK or EXAMPLE_FAIL. */

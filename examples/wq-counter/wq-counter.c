@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
-#include <magic_kfunc.h>
+#include <magic-kfunc/magic_kfunc.h>
 #include "example.h"
 /* Through -I: the NAME-compat build finds compat/wq-counter.skel.h instead. */
 #include <wq-counter.skel.h>
