@@ -16,7 +16,7 @@ examples_compat_skeletons = examples/wq-counter/compat/wq-counter.skel.h \
 	examples/top-n/compat/top-n.skel.h
 examples_skeletons = $(examples_bpf_objects:.bpf.o=.skel.h) $(examples_compat_skeletons)
 
-EXTRA_DIST += examples/README.md examples/common/example.bpf.h \
+EXTRA_DIST += examples/README.md examples/Makefile examples/common/example.bpf.h \
 	tests/vm/examples-guard-test \
 	$(examples_bpf_objects:.bpf.o=.bpf.c) \
 	examples/wq-counter/README.md examples/stream-print/README.md \

@@ -12,7 +12,9 @@
 #include "example.h"
 /*
  * The skeleton maps the tree's section, so it names the type. Debian
- * 12's <linux/bpf.h> (6.1) predates it: its UAPI layout (6.3+).
+ * 12's <linux/bpf.h> (6.1) predates it: its UAPI layout (6.3+). Drop
+ * this with a <linux/bpf.h> of 6.3 or later, which defines it (the
+ * README's "Writing the BPF side").
  */
 struct bpf_rb_root {
 	__u64 __opaque[2];
