@@ -5,6 +5,7 @@
  * a counter to a bpf_wq callback. Waits for the callbacks, prints the
  * count and checks it is N.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 	struct example ex;
 	struct wq_counter *skel;
 	unsigned int n = 5;
-	int rc, err;
+	int rc;
 
 	example_init(&ex, argc, argv, "[N]");
 	if (ex.argc > 0)
@@ -62,24 +63,26 @@ int main(int argc, char **argv)
 		return EXAMPLE_USAGE;
 	}
 
-	skel = calloc(1, sizeof(*skel));
-	if (!skel || wq_counter__create_skeleton(skel)) {
-		fprintf(stderr, "%s: out of memory\n", ex.name);
-		return EXAMPLE_FAIL;
-	}
 	if (ex.plain) {
+		skel = calloc(1, sizeof(*skel));
+		if (!skel || wq_counter__create_skeleton(skel)) {
+			fprintf(stderr, "%s: out of memory\n", ex.name);
+			wq_counter__destroy(skel);
+			return EXAMPLE_FAIL;
+		}
 		rc = example_open_plain(&ex, skel->skeleton);
 	} else {
 		/*
-		 * Rewrite the embedded object for the running kernel, then
-		 * open it: the one libmagic-kfunc call a loader needs. The
-		 * plan says what each kfunc extern was bound to.
+		 * The one libmagic-kfunc call a loader needs, instead of
+		 * wq_counter__open(): the embedded object is rewritten for
+		 * the running kernel, then opened. The plan says what each
+		 * kfunc extern was bound to.
 		 */
 		struct mkf_plan *plan = NULL;
 		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
 
-		err = mkf_object__open_skeleton(skel->skeleton, NULL, &opts);
-		rc = example_report(&ex, err, plan, KFUNC);
+		skel = MKF_SKEL_OPEN(wq_counter, NULL, &opts);
+		rc = example_report(&ex, skel ? 0 : -errno, plan, KFUNC);
 		mkf_plan__free(plan);
 	}
 	if (rc == EXAMPLE_OK)
