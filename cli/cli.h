@@ -58,6 +58,9 @@ struct cli {
 	size_t vm_kernel_cnt;
 	const char *mode;	/* mkf, libbpf, both */
 	bool markdown;
+	const char *junit;	/* --junit FILE: a JUnit XML report too */
+	unsigned int shard, shards;	/* --shard I/N; shards 0: not given */
+	const char *run;	/* --run CMD: command mode */
 
 	/* Arguments after the command word. */
 	char **argv;

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -39,6 +40,9 @@ enum {
 	OPT_KERNEL,
 	OPT_MODE,
 	OPT_MARKDOWN,
+	OPT_JUNIT,
+	OPT_SHARD,
+	OPT_RUN,
 };
 
 /* Keep in step with the man page's OPTIONS (tests/cli checks). */
@@ -60,6 +64,9 @@ static const struct option long_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "run", required_argument, NULL, OPT_RUN },
 	{ NULL, 0, NULL, 0 },
 };
 /*
@@ -182,9 +189,9 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 	if (id != CMD_MATRIX && cli->kernel_dir_cnt)
 		return cli_usage_error(cli, "%s: --kernel-dir is for matrix", name);
 	if (id != CMD_VM && (cli->jobs || cli->timeout || cli->vm_kernel_cnt || cli->mode ||
-			     cli->markdown))
-		return cli_usage_error(cli, "%s: --jobs, --timeout, --kernel, --mode and --markdown "
-				       "are for vm", name);
+			     cli->markdown || cli->junit || cli->shards || cli->run))
+		return cli_usage_error(cli, "%s: --jobs, --timeout, --kernel, --mode, --markdown, "
+				       "--junit, --shard and --run are for vm", name);
 	if ((id == CMD_VM || id == CMD_KERNELS) &&
 	    (cli->btf_cnt || cli->module_btf_cnt || cli->weaken_unresolved))
 		return cli_usage_error(cli, "%s: --btf, --module-btf and --weaken-unresolved do not "
@@ -216,10 +223,14 @@ static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
 			return cli_usage_error(cli, "matrix: --module-btf is not supported");
 		break;
 	case CMD_VM:
-		if (cli->argc < 1)
-			return cli_usage_error(cli, "vm: which objects? vm [--kernel ID|IMAGE]... OBJ...");
+		if (cli->argc < 1 && !cli->run)
+			return cli_usage_error(cli, "vm: which objects? vm [--kernel ID|IMAGE]... OBJ... "
+					       "(or --run CMD, or merge JSON...)");
 		if (cli->markdown && cli->json)
 			return cli_usage_error(cli, "vm: --markdown or --json, not both");
+		if (cli->junit && !strcmp(cli->junit, "-") && (cli->markdown || cli->json))
+			return cli_usage_error(cli, "vm: --junit - is the report on standard output: "
+					       "not with --markdown or --json");
 		break;
 	case CMD_DOCTOR:
 	case CMD_KERNELS:
@@ -240,6 +251,22 @@ static int parse_count(struct cli *cli, const char *opt, const char *arg, int ma
 	if (errno || end == arg || *end || v < 1 || v > max)
 		return cli_usage_error(cli, "%s wants a number from 1 to %d, not '%s'", opt, max, arg);
 	*out = (int)v;
+	return 0;
+}
+
+/* --shard I/N: 1 <= I <= N <= 1000. */
+static int parse_shard(struct cli *cli, const char *arg)
+{
+	unsigned int i, n;
+	int len = 0;
+
+	const char *slash = strchr(arg, '/');
+
+	if (sscanf(arg, "%u/%u%n", &i, &n, &len) != 2 || arg[len] || !isdigit((unsigned char)*arg) ||
+	    !slash || !isdigit((unsigned char)slash[1]) || !n || n > 1000 || !i || i > n)
+		return cli_usage_error(cli, "--shard wants I/N with 1 <= I <= N <= 1000, not '%s'", arg);
+	cli->shard = i;
+	cli->shards = n;
 	return 0;
 }
 
@@ -285,6 +312,12 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 			break;
 		case OPT_MODE: cli->mode = optarg; break;
 		case OPT_MARKDOWN: cli->markdown = true; break;
+		case OPT_JUNIT: cli->junit = optarg; break;
+		case OPT_SHARD:
+			if (parse_shard(cli, optarg))
+				ret = EXIT_USAGE;
+			break;
+		case OPT_RUN: cli->run = optarg; break;
 		case ':':
 			/* Keep parsing: a later -j still decides the error's form. */
 			ret = cli_usage_error(cli, "option '%s' needs an argument", argv[optind - 1]);

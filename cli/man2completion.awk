@@ -4,7 +4,8 @@
 # the one source of its help too (man2help.awk), so commands and options
 # cannot drift apart. SYNOPSIS gives the commands, OPTIONS the options;
 # an option whose tag names a DIR completes directories, one naming
-# another upper-case word (FILE, OUT) files.
+# another upper-case word (FILE, OUT) files, one naming a word with a
+# slash (I/N) nothing.
 
 function unescape(s) {
 	gsub(/\\f[BIRP]/, "", s)
@@ -33,7 +34,7 @@ function add_tag(s,    n, w, i, names, arg) {
 	for (i = 1; i <= n; i++) {
 		if (w[i] ~ /^-/)
 			names = names (names == "" ? "" : " ") w[i]
-		else if (w[i] ~ /^[A-Z]+$/)
+		else if (w[i] ~ /^[A-Z]+(\/[A-Z]+)?$/)
 			arg = w[i]
 	}
 	if (names == "")
@@ -41,6 +42,8 @@ function add_tag(s,    n, w, i, names, arg) {
 	opts = opts (opts == "" ? "" : " ") names
 	if (arg == "DIR")
 		dir_opts = dir_opts (dir_opts == "" ? "" : "|") names
+	else if (arg ~ /\//)
+		word_opts = word_opts (word_opts == "" ? "" : "|") names
 	else if (arg != "")
 		file_opts = file_opts (file_opts == "" ? "" : "|") names
 }
@@ -61,6 +64,7 @@ section == "OPTIONS" && tagnext { tagnext = 0; add_tag($0); next }
 END {
 	gsub(/ /, "|", dir_opts)
 	gsub(/ /, "|", file_opts)
+	gsub(/ /, "|", word_opts)
 	print "# Generated from magic-kfunc.8 by man2completion.awk: edit the man page."
 	print "# bash completion for magic-kfunc(8)."
 	print "_magic_kfunc()"
@@ -70,6 +74,7 @@ END {
 	print "\tcase $prev in"
 	print "\t" dir_opts ") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;"
 	print "\t" file_opts ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
+	print "\t" word_opts ") return ;;"
 	print "\tesac"
 	print "\tif [[ $cur == -* ]]; then"
 	print "\t\tCOMPREPLY=($(compgen -W \"" opts "\" -- \"$cur\"))"
@@ -78,13 +83,16 @@ END {
 	print "\t# The command: the first word that is neither an option nor its argument."
 	print "\tfor ((i = 1; i < COMP_CWORD; i++)); do"
 	print "\t\tcase ${COMP_WORDS[i]} in"
-	print "\t\t" dir_opts "|" file_opts ") ((i++)) ;;"
+	print "\t\t" dir_opts "|" file_opts "|" word_opts ") ((i++)) ;;"
 	print "\t\t-*) ;;"
 	print "\t\t*) cmd=${COMP_WORDS[i]}; break ;;"
 	print "\t\tesac"
 	print "\tdone"
 	print "\tcase $cmd in"
 	print "\t\"\" | help) COMPREPLY=($(compgen -W \"" cmds " help\" -- \"$cur\")) ;;"
+	print "\t# vm's own word, before its objects."
+	print "\tvm) [[ ${COMP_WORDS[COMP_CWORD-1]} == vm ]] && COMPREPLY=($(compgen -W merge -- \"$cur\"))"
+	print "\t\tCOMPREPLY+=($(compgen -f -- \"$cur\")) ;;"
 	print "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;"
 	print "\tesac"
 	print "}"

@@ -2,7 +2,10 @@
 /*
  * vm OBJ...: load every program of the objects on real kernels, each
  * booted in QEMU, and tabulate program x kernel: loaded, ran (with its
- * return value), or the verifier's or libbpf's reason.
+ * return value), or the verifier's or libbpf's reason. vm --run CMD:
+ * run a command of the user's on each kernel instead, its exit status
+ * the verdict. With --shard I/N, only this shard's part of the
+ * kernel x object pairs (vm merge puts the shards back together).
  *
  * The work is done by the scripts installed under pkglibexecdir (vm-run
  * boots one kernel with an initramfs holding the static guest program
@@ -32,91 +35,7 @@
 
 #include "cli.h"
 #include "libexec.h"
-#include "table.h"
-
-/* --- vm: the model ------------------------------------------------------ */
-
-enum cell_status { CELL_NONE, CELL_RAN, CELL_LOADED, CELL_FAILED };
-
-struct cell {
-	enum cell_status status;
-	long long retval;
-	char *reason;		/* failed: the decisive line; none: why no result */
-	char *note;		/* loaded: why it did not run */
-	char *log;		/* with -d: every message */
-	char *decided;		/* MKF_VM_WHOLE=1: "whole", "same-bytes"; NULL: alone */
-	int footnote;
-};
-
-struct prog {
-	char *name;
-	char *sec;
-};
-
-struct object {
-	const char *path;
-	struct prog *progs;
-	size_t prog_cnt;
-	char *error;		/* the guest could not read it */
-};
-
-struct kernel {
-	const char *arg;	/* as given */
-	char *label;
-	char *image;
-	char *release;		/* from the cache, then from the guest */
-	char **modules;
-	size_t module_cnt;
-	char *module_report;	/* "NAME loaded|failed ..." lines from the guest */
-	pid_t pid;
-	double secs;
-	int rc;			/* vm-run's exit status; -1 not run */
-	char *why;		/* no result: why, as vm-run said */
-	char out_path[PATH_MAX + 64];
-	char err_path[PATH_MAX + 64];
-};
-
-struct vm {
-	struct cli *cli;
-	struct vm_paths paths;
-	bool lib, plain;
-	/*
-	 * MKF_VM_WHOLE=1: the guest loads each object whole first (-w,
-	 * vm/guest.c), for large corpora (tests/corpus/); MKF_VM_MEM: the
-	 * guest's memory in MiB, for many objects at once.
-	 */
-	bool whole;
-	const char *mem;
-	struct object *objs;
-	size_t obj_cnt;
-	struct kernel *kernels;
-	size_t kernel_cnt;
-	struct cell *cells;	/* [cell_base(obj) + prog][mode][kernel] */
-	size_t *base;
-	char tmp[PATH_MAX];
-	int failed_expected;
-	char **shown;		/* safe() copies, freed with the rest */
-	size_t shown_cnt;
-};
-
-#define MODES 2	/* 0: through the library, 1: plain libbpf */
-static const char *const mode_name[MODES] = { "mkf", "libbpf" };
-
-static struct cell *cell_at(struct vm *vm, size_t o, size_t p, int m, size_t k)
-{
-	return &vm->cells[((vm->base[o] + p) * MODES + (size_t)m) * vm->kernel_cnt + k];
-}
-
-static bool mode_on(const struct vm *vm, int m)
-{
-	return m == 0 ? vm->lib : vm->plain;
-}
-
-/* Expected to load: the library's cells, or plain libbpf's when alone. */
-static bool expected(const struct vm *vm, int m)
-{
-	return vm->lib ? m == 0 : m == 1;
-}
+#include "vm.h"
 
 /* The programs of an object, from its ELF symbols (what libbpf would
  * find: FUNC symbols in executable sections other than .text). */
@@ -217,7 +136,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A --kernel argument: a file is an image, anything else a catalogue id. */
+/* The image's SHA-256, which vm merge compares across shards. */
+static int hash_image(struct vm *vm, struct kernel *k)
+{
+	int err = vm_sha256_file(k->image, k->sha256);
+
+	if (err)
+		return cli_error(vm->cli, "vm: kernel image %s: %s", k->image, strerror(-err));
+	return 0;
+}
+
+/*
+ * A --kernel argument: a file is an image, anything else a catalogue id.
+ * Its label only, for a kernel of another shard: that shard's machine
+ * has it, this one need not.
+ */
 static int resolve_kernel(struct vm *vm, struct kernel *k)
 {
 	struct cli *cli = vm->cli;
@@ -229,13 +162,24 @@ static int resolve_kernel(struct vm *vm, struct kernel *k)
 	if (strchr(k->arg, '/') || is_file(k->arg, R_OK)) {
 		const char *base = strrchr(k->arg, '/');
 
+		k->label = strdup(base ? base + 1 : k->arg);
+		if (!k->label)
+			return cli_error(cli, "%s", strerror(ENOMEM));
+		if (!k->in_shard)
+			return 0;
 		if (!is_file(k->arg, R_OK))
 			return cli_error(cli, "vm: kernel image %s: no such readable file", k->arg);
 		k->image = realpath(k->arg, NULL);
-		k->label = strdup(base ? base + 1 : k->arg);
 		k->release = strdup("-");
-		return k->image && k->label && k->release ? 0 : cli_error(cli, "%s", strerror(ENOMEM));
+		if (!k->image || !k->release)
+			return cli_error(cli, "%s", strerror(ENOMEM));
+		return hash_image(vm, k);
 	}
+	k->label = strdup(k->arg);
+	if (!k->label)
+		return cli_error(cli, "%s", strerror(ENOMEM));
+	if (!k->in_shard)
+		return 0;
 	rc = run_script(&vm->paths, "kernels", args, &out);
 	if (rc) {
 		free(out);
@@ -243,7 +187,6 @@ static int resolve_kernel(struct vm *vm, struct kernel *k)
 				 "(see 'magic-kfunc kernels list')", k->arg);
 	}
 	dir = chomp(out);
-	k->label = strdup(k->arg);
 	if (asprintf(&k->image, "%s/vmlinuz", dir) < 0)
 		k->image = NULL;
 	snprintf(path, sizeof(path), "%s/release", dir);
@@ -269,7 +212,9 @@ static int resolve_kernel(struct vm *vm, struct kernel *k)
 	free(ents);
 	qsort(k->modules, k->module_cnt, sizeof(*k->modules), cmp_str);
 	free(out);
-	return k->label && k->image && k->release ? 0 : cli_error(cli, "%s", strerror(ENOMEM));
+	if (!k->image || !k->release)
+		return cli_error(cli, "%s", strerror(ENOMEM));
+	return hash_image(vm, k);
 }
 
 /* Every cached kernel, catalogue and added, when no --kernel is given. */
@@ -312,7 +257,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int copy_file(const char *from, const char *to)
+static int copy_file(const char *from, const char *to, mode_t mode)
 {
 	char buf[65536];
 	int in, out, ret = 0;
@@ -321,7 +266,7 @@ static int copy_file(const char *from, const char *to)
 	in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -1;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (out < 0) {
 		close(in);
 		return -1;
@@ -339,19 +284,83 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
-/* The guest's command line: modules first, then the guest program. */
-static char *guest_cmd(const struct vm *vm)
+/* S quoted for the guest's shell: 'S', each ' as '\''. Malloc'd. */
+static char *sh_quote(const char *s)
 {
-	char *cmd = NULL, *objs = NULL, *t;
-	size_t o;
+	size_t n = 3;
+	const char *p;
+	char *q, *o;
 
-	for (o = 0; o < vm->obj_cnt; o++) {
-		if (asprintf(&t, "%s objs/%zu.o", objs ? objs : "", o) < 0) {
-			free(objs);
+	for (p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	q = malloc(n);
+	if (!q)
+		return NULL;
+	o = q;
+	*o++ = '\'';
+	for (p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
+}
+
+/* WORD appended to *LINE after a space; -1 when out of memory. */
+static int append(char **line, const char *word)
+{
+	char *t;
+
+	if (asprintf(&t, "%s %s", *line ? *line : "", word) < 0)
+		return -1;
+	free(*line);
+	*line = t;
+	return 0;
+}
+
+/*
+ * The guest's command line for kernel KI: modules first, then the guest
+ * program, with this shard's objects for that kernel (or the command
+ * and its arguments).
+ */
+static char *guest_cmd(const struct vm *vm, size_t ki)
+{
+	char *cmd = NULL, *args = NULL, *t;
+	size_t o, i;
+
+	if (vm->command) {
+		const char *b = strrchr(vm->objs[0].path, '/');
+
+		if (asprintf(&t, "bin/%s", b ? b + 1 : vm->objs[0].path) < 0)
+			return NULL;
+		for (i = 0; t && i <= vm->run_arg_cnt; i++) {
+			char *q = sh_quote(i ? vm->run_args[i - 1] : t);
+
+			if (!q || append(&args, q)) {
+				free(q);
+				free(t);
+				free(args);
+				return NULL;
+			}
+			free(q);
+		}
+		free(t);
+	}
+	for (o = 0; !vm->command && o < vm->obj_cnt; o++) {
+		char word[64];
+
+		if (!vm_owns(vm, ki, o))
+			continue;
+		snprintf(word, sizeof(word), "objs/%zu.o", o);
+		if (append(&args, word)) {
+			free(args);
 			return NULL;
 		}
-		free(objs);
-		objs = t;
 	}
 	if (asprintf(&cmd,
 		     "echo \"@kernel $(uname -r)\"; "
@@ -359,42 +368,77 @@ static char *guest_cmd(const struct vm *vm)
 		     "if insmod \"$m\" 2> /tmp/insmod.err; then echo \"@module ${m##*/} loaded\"; "
 		     "else echo \"@module ${m##*/} failed $(head -n 1 /tmp/insmod.err)\"; fi; done; "
 		     "./mkf-vm-guest %s%s%s%s",
-		     vm->cli->debug ? "-v " : "", vm->whole ? "-w " : "",
-		     vm->lib && vm->plain ? "both" : vm->lib ? "mkf" : "libbpf", objs) < 0)
+		     vm->cli->debug ? "-v " : "", vm->whole && !vm->command ? "-w " : "",
+		     vm_run_mode(vm), args ? args : "") < 0)
 		cmd = NULL;
-	free(objs);
+	free(args);
 	return cmd;
 }
 
-static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int timeout)
+/* Strings to free with the argument vector they are part of. */
+struct owned {
+	char **v;
+	size_t n;
+};
+
+static char *own(struct owned *ow, char *s)
 {
-	char tbuf[32], **argv;
-	size_t n = 0, o, m, cap = 14 + 2 * (vm->obj_cnt + k->module_cnt);
-	pid_t pid;
+	if (s)
+		ow->v[ow->n++] = s;
+	return s;
+}
+
+static pid_t start_boot(struct vm *vm, size_t ki, const char *cmd, int timeout)
+{
+	struct kernel *k = &vm->kernels[ki];
+	char tbuf[32], **argv, *s;
+	size_t n = 0, o, m, i, cap = 14 + 2 * (vm->obj_cnt + k->module_cnt + vm->run_file_cnt + 1);
+	struct owned ow = { 0 };
+	pid_t pid = -1;
 
 	argv = calloc(cap, sizeof(*argv));
-	if (!argv)
-		return -1;
+	ow.v = calloc(cap, sizeof(*ow.v));
+	if (!argv || !ow.v)
+		goto out;
 	snprintf(tbuf, sizeof(tbuf), "%d", timeout);
-	if (asprintf(&argv[n++], "%s/vm-run", vm->paths.libexec) < 0)
-		return -1;
+	if (asprintf(&s, "%s/vm-run", vm->paths.libexec) < 0 || !own(&ow, s))
+		goto out;
+	argv[n++] = s;
 	argv[n++] = "--kernel";
 	argv[n++] = k->image;
 	argv[n++] = "--timeout";
 	argv[n++] = tbuf;
 	argv[n++] = "--file";
 	argv[n++] = vm->paths.guest;
-	for (o = 0; o < vm->obj_cnt; o++) {
+	for (o = 0; !vm->command && o < vm->obj_cnt; o++) {
+		if (!vm_owns(vm, ki, o))
+			continue;
 		argv[n++] = "--file";
-		if (asprintf(&argv[n++], "%s/%zu.o:objs/%zu.o", vm->tmp, o, o) < 0)
-			return -1;
+		if (asprintf(&s, "%s/%zu.o:objs/%zu.o", vm->tmp, o, o) < 0 || !own(&ow, s))
+			goto out;
+		argv[n++] = s;
+	}
+	if (vm->command) {
+		const char *b = strrchr(vm->objs[0].path, '/');
+
+		argv[n++] = "--file";
+		if (asprintf(&s, "%s/cmd:bin/%s", vm->tmp, b ? b + 1 : vm->objs[0].path) < 0 ||
+		    !own(&ow, s))
+			goto out;
+		argv[n++] = s;
+		for (i = 0; i < vm->run_file_cnt; i++) {
+			argv[n++] = "--file";
+			argv[n++] = vm->run_files[i];
+		}
 	}
 	for (m = 0; m < k->module_cnt; m++) {
 		const char *b = strrchr(k->modules[m], '/');
 
 		argv[n++] = "--file";
-		if (asprintf(&argv[n++], "%s:modules/%s", k->modules[m], b ? b + 1 : k->modules[m]) < 0)
-			return -1;
+		if (asprintf(&s, "%s:modules/%s", k->modules[m], b ? b + 1 : k->modules[m]) < 0 ||
+		    !own(&ow, s))
+			goto out;
+		argv[n++] = s;
 	}
 	argv[n++] = "--cmd";
 	argv[n++] = (char *)cmd;
@@ -432,12 +476,11 @@ static pid_t start_boot(struct vm *vm, struct kernel *k, const char *cmd, int ti
 	}
 	if (pid > 0)
 		setpgid(pid, pid);
-	/* The strings asprintf made; the rest are borrowed. */
-	free(argv[0]);
-	for (o = 0; o < vm->obj_cnt; o++)
-		free(argv[8 + 2 * o]);
-	for (m = 0; m < k->module_cnt; m++)
-		free(argv[8 + 2 * vm->obj_cnt + 2 * m]);
+out:
+	/* The strings made here; the rest are borrowed. */
+	for (i = 0; i < ow.n; i++)
+		free(ow.v[i]);
+	free(ow.v);
 	free(argv);
 	return pid;
 }
@@ -467,7 +510,11 @@ static char *unescape(const char *s)
 	return out;
 }
 
-/* "@cell OBJ PROGRAM MODE STATUS RETVAL": its cell, or NULL. */
+/*
+ * "@cell OBJ PROGRAM MODE STATUS RETVAL": its cell, or NULL when no cell
+ * of this run's has that name (another shard's cells included: a
+ * guest never had their objects, so a record of one is forged).
+ */
 static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
 {
 	char *f[6], *save = NULL, *w, *name, *end;
@@ -483,12 +530,17 @@ static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
 		return NULL;
 	errno = 0;
 	idx = strtoul(f[0], &end, 10);
-	if (*end || errno || idx >= vm->obj_cnt)
+	if (*end || errno || idx >= vm->obj_cnt || !vm_owns(vm, ki, idx))
 		return NULL;
 	rv = strtoll(f[4], &end, 10);
 	if (*end || errno)
 		return NULL;
-	m = !strcmp(f[2], "mkf") ? 0 : 1;
+	if (vm->command)
+		m = !strcmp(f[2], "run") ? 0 : -1;
+	else
+		m = !strcmp(f[2], "mkf") ? 0 : !strcmp(f[2], "libbpf") ? 1 : -1;
+	if (m < 0 || !mode_on(vm, m))
+		return NULL;
 	name = unescape(f[1]);
 	if (!name)
 		return NULL;
@@ -551,6 +603,14 @@ static void read_boot(struct vm *vm, size_t ki)
 				cur->log = l;
 			}
 			free(text);
+		} else if (cur && vm->command && !strncmp(line, "@output", 7)) {
+			char *l = NULL, *text = unescape(line[7] ? line + 8 : "");
+
+			if (text && asprintf(&l, "%s%s\n", cur->output ? cur->output : "", text) >= 0) {
+				free(cur->output);
+				cur->output = l;
+			}
+			free(text);
 		} else if (!strcmp(line, "@end")) {
 			cur = NULL;
 		}
@@ -593,56 +653,7 @@ static void read_boot(struct vm *vm, size_t ki)
 	free(err);
 }
 
-/*
- * S as the text and Markdown reports print it: names and messages come
- * from the object and the guest, and no control character of theirs
- * reaches the terminal (\xNN instead, as the guest sends them; so are
- * bytes past ASCII). S itself when it has none.
- */
-static const char *safe(struct vm *vm, const char *s)
-{
-	const unsigned char *p;
-	char *copy, *o, **v;
-	size_t bad = 0;
-
-	if (!s)
-		return NULL;
-	for (p = (const unsigned char *)s; *p; p++)
-		bad += *p < 0x20 || *p >= 0x7f;
-	if (!bad)
-		return s;
-	v = realloc(vm->shown, (vm->shown_cnt + 1) * sizeof(*v));
-	copy = malloc(strlen(s) + 3 * bad + 1);
-	if (!v || !copy) {
-		free(copy);
-		if (v)
-			vm->shown = v;
-		return "?";
-	}
-	vm->shown = v;
-	v[vm->shown_cnt++] = copy;
-	for (p = (const unsigned char *)s, o = copy; *p; p++) {
-		if (*p < 0x20 || *p >= 0x7f)
-			o += sprintf(o, "\\x%02x", *p);
-		else
-			*o++ = (char)*p;
-	}
-	*o = '\0';
-	return copy;
-}
-
-/* Lines of TEXT, each made safe, after PREFIX. */
-static void put_safe_lines(struct vm *vm, FILE *f, const char *prefix, const char *text)
-{
-	char *copy = strdup(text ? text : ""), *line, *save = NULL;
-
-	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save))
-		fprintf(f, "%s%s\n", prefix, safe(vm, line));
-	free(copy);
-}
-
-static void progress(struct vm *vm, size_t ki, size_t done)
+static void progress(struct vm *vm, size_t ki, size_t done, size_t total)
 {
 	struct kernel *k = &vm->kernels[ki];
 	int ran = 0, loaded = 0, failed = 0, none = 0;
@@ -658,15 +669,16 @@ static void progress(struct vm *vm, size_t ki, size_t done)
 				case CELL_RAN: ran++; break;
 				case CELL_LOADED: loaded++; break;
 				case CELL_FAILED: failed++; break;
+				case CELL_OTHER: break;
 				default: none++; break;
 				}
 			}
 	if (none)
 		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s: no result: %s (%.1fs)\n", done,
-			vm->kernel_cnt, safe(vm, k->label), k->why ? safe(vm, k->why) : "?", k->secs);
+			total, safe(vm, k->label), k->why ? safe(vm, k->why) : "?", k->secs);
 	else
 		fprintf(stderr, "magic-kfunc: vm: [%zu/%zu] %s (%s): %d ran, %d loaded, %d failed "
-			"(%.1fs)\n", done, vm->kernel_cnt, safe(vm, k->label), safe(vm, k->release),
+			"(%.1fs)\n", done, total, safe(vm, k->label), safe(vm, k->release),
 			ran, loaded, failed, k->secs);
 }
 
@@ -741,25 +753,34 @@ static void stop_boots(struct vm *vm)
 
 static int run_boots(struct vm *vm, int jobs, int timeout)
 {
-	char *cmd = guest_cmd(vm);
-	size_t next = 0, running = 0, done = 0, i;
+	size_t next = 0, running = 0, done = 0, total = 0, i;
 	double *start;
 	bool tty = isatty(2);
 
 	start = calloc(vm->kernel_cnt, sizeof(*start));
-	if (!cmd || !start) {
-		free(cmd);
-		free(start);
+	if (!start)
 		return cli_error(vm->cli, "%s", strerror(ENOMEM));
-	}
-	while (done < vm->kernel_cnt && !stop_signal) {
+	for (i = 0; i < vm->kernel_cnt; i++)
+		total += vm->kernels[i].in_shard;
+	while (done < total && !stop_signal) {
 		int status;
 		pid_t pid;
 
 		while (running < (size_t)jobs && next < vm->kernel_cnt && !stop_signal) {
 			struct kernel *k = &vm->kernels[next];
 			sigset_t block, old;
+			char *cmd;
 
+			if (!k->in_shard) {
+				next++;
+				continue;
+			}
+			cmd = guest_cmd(vm, next);
+			if (!cmd) {
+				free(start);
+				stop_boots(vm);
+				return cli_error(vm->cli, "%s", strerror(ENOMEM));
+			}
 			snprintf(k->out_path, sizeof(k->out_path), "%s/boot%zu.out", vm->tmp, next);
 			snprintf(k->err_path, sizeof(k->err_path), "%s/boot%zu.err", vm->tmp, next);
 			start[next] = now();
@@ -769,7 +790,8 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 			sigaddset(&block, SIGTERM);
 			sigaddset(&block, SIGHUP);
 			sigprocmask(SIG_BLOCK, &block, &old);
-			k->pid = start_boot(vm, k, cmd, timeout);
+			k->pid = start_boot(vm, next, cmd, timeout);
+			free(cmd);
 			for (i = 0; k->pid > 0 && i < sizeof(boot_groups) / sizeof(boot_groups[0]);
 			     i++) {
 				if (!boot_groups[i]) {
@@ -812,332 +834,204 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 			running--;
 			done++;
 			if (tty)
-				progress(vm, i, done);
+				progress(vm, i, done, total);
 		}
 	}
 	if (stop_signal)
 		stop_boots(vm);
-	free(cmd);
 	free(start);
 	return 0;
 }
 
-/* --- vm: the reports ---------------------------------------------------- */
+/* --- vm: sharding -------------------------------------------------------- */
 
-
-static const char *status_name(enum cell_status s)
+unsigned int vm_owner(size_t k, size_t o, size_t kernel_cnt, size_t obj_cnt, unsigned int shards)
 {
-	switch (s) {
-	case CELL_RAN: return "ran";
-	case CELL_LOADED: return "loaded";
-	case CELL_FAILED: return "failed";
-	default: return "no-result";
+	unsigned long long pairs = (unsigned long long)kernel_cnt * obj_cnt;
+	unsigned long long i = (unsigned long long)k * obj_cnt + o;
+	unsigned long long s;
+
+	if (shards <= 1 || !pairs)
+		return 0;
+	/* Shard s holds pairs [s * pairs / shards, (s + 1) * pairs / shards). */
+	s = i * shards / pairs;
+	while (s + 1 < shards && (s + 1) * pairs / shards <= i)
+		s++;
+	while (s > 0 && s * pairs / shards > i)
+		s--;
+	return (unsigned int)s;
+}
+
+bool vm_owns(const struct vm *vm, size_t k, size_t o)
+{
+	return vm->shards <= 1 ||
+	       vm_owner(k, o, vm->kernel_cnt, vm->obj_cnt, vm->shards) == vm->shard - 1;
+}
+
+/* --- vm --run: the command and its libraries ------------------------------ */
+
+/* Does the ELF file at PATH ask for a program interpreter (dynamic)? */
+static int is_dynamic(struct cli *cli, const char *path, bool *dynamic)
+{
+	Elf *elf;
+	size_t n, i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	*dynamic = false;
+	if (fd < 0)
+		return cli_error(cli, "vm: --run %s: %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	/* Not ELF (a script): copied as it is, its interpreter is the guest's. */
+	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
+		for (i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+				*dynamic = true;
+		}
 	}
+	elf_end(elf);
+	close(fd);
+	return ret;
 }
 
-/* The cell's short form; long reasons go to numbered notes. */
-static void cell_text(const struct vm *vm, const struct cell *c, int m, char *buf, size_t sz)
+/* ldd's standard output for PATH, or NULL (the error set). */
+static char *run_ldd(struct cli *cli, const char *path)
 {
-	bool exp = expected(vm, m);
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fd[2], status;
+	pid_t pid;
 
-	switch (c->status) {
-	case CELL_RAN:
-		snprintf(buf, sz, "ran %lld", c->retval);
-		break;
-	case CELL_LOADED:
-		if (c->note)
-			snprintf(buf, sz, "loaded [%d]", c->footnote);
-		else
-			snprintf(buf, sz, "loaded");
-		break;
-	case CELL_FAILED:
-		snprintf(buf, sz, "%s [%d]", exp ? "FAILED" : "failed", c->footnote);
-		break;
-	default:
-		snprintf(buf, sz, "%s [%d]", exp ? "NO RESULT" : "no result", c->footnote);
-		break;
+	if (pipe(fd))
+		goto fail;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		goto fail;
 	}
+	if (!pid) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("ldd", "ldd", "--", path, (char *)NULL);
+		fprintf(stderr, "magic-kfunc: ldd: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 4097 > cap) {
+			char *b = realloc(buf, cap = len + 8192);
+
+			if (!b)
+				break;
+			buf = b;
+		}
+		n = read(fd[0], buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			goto fail;
+	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(buf);
+		cli_error(cli, "vm: --run %s: ldd could not list its libraries", path);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+fail:
+	free(buf);
+	cli_error(cli, "vm: --run %s: ldd: %s", path, strerror(errno));
+	return NULL;
 }
 
-static void number_notes(struct vm *vm)
+/*
+ * The libraries a dynamic command needs, as ldd(1) resolves them on
+ * this machine: each goes to the same path in the guest ("HOST:HOST"),
+ * the program interpreter too. Nothing for a static one.
+ */
+static int command_files(struct vm *vm, const char *path)
 {
-	int n = 0;
-	size_t o, p, k;
-	int m;
+	char *out, *line, *save = NULL;
+	bool dynamic;
+	int ret = is_dynamic(vm->cli, path, &dynamic);
 
-	for (o = 0; o < vm->obj_cnt; o++)
-		for (p = 0; p < vm->objs[o].prog_cnt; p++)
-			for (m = 0; m < MODES; m++)
-				for (k = 0; k < vm->kernel_cnt; k++) {
-					struct cell *c = cell_at(vm, o, p, m, k);
+	if (ret || !dynamic)
+		return ret;
+	out = run_ldd(vm->cli, path);
+	if (!out)
+		return EXIT_ERROR;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> "), *lib, *end, **v;
 
-					if (!mode_on(vm, m))
-						continue;
-					if (c->status == CELL_FAILED || c->status == CELL_NONE ||
-					    (c->status == CELL_LOADED && c->note))
-						c->footnote = ++n;
-					if (expected(vm, m) && c->status != CELL_RAN &&
-					    c->status != CELL_LOADED)
-						vm->failed_expected++;
-				}
+		lib = arrow ? arrow + 3 : line + strspn(line, " \t");
+		if (arrow && !strncmp(lib, "not found", 9)) {
+			*arrow = '\0';
+			ret = cli_error(vm->cli, "vm: --run %s: library %s not found", path,
+					line + strspn(line, " \t"));
+			break;
+		}
+		if (*lib != '/')
+			continue;	/* the vDSO, or a line that names no file */
+		end = strstr(lib, " (");
+		if (end)
+			*end = '\0';
+		if (strchr(lib, ':')) {
+			ret = cli_error(vm->cli, "vm: --run %s: library path %s has a ':'", path, lib);
+			break;
+		}
+		v = realloc(vm->run_files, (vm->run_file_cnt + 1) * sizeof(*v));
+		if (!v || asprintf(&v[vm->run_file_cnt], "%s:%s", lib, lib) < 0) {
+			if (v)
+				vm->run_files = v;
+			ret = cli_error(vm->cli, "%s", strerror(ENOMEM));
+			break;
+		}
+		vm->run_files = v;
+		vm->run_file_cnt++;
+	}
+	free(out);
+	return ret;
 }
 
-static const char *base_name(const char *path)
+/* The one row of command mode: the command, named after its file. */
+static int command_row(struct vm *vm, const char *path)
 {
+	struct object *obj = &vm->objs[0];
 	const char *b = strrchr(path, '/');
 
-	return b ? b + 1 : path;
-}
-
-static void print_notes(struct vm *vm, FILE *f, bool md)
-{
-	size_t o, p, k;
-	int m;
-
-	for (o = 0; o < vm->obj_cnt; o++)
-		for (p = 0; p < vm->objs[o].prog_cnt; p++)
-			for (m = 0; m < MODES; m++)
-				for (k = 0; k < vm->kernel_cnt; k++) {
-					struct cell *c = cell_at(vm, o, p, m, k);
-					const char *why;
-
-					if (!c->footnote || !mode_on(vm, m))
-						continue;
-					why = safe(vm, c->status == CELL_LOADED ? c->note : c->reason);
-					if (md)
-						fprintf(f, "%d. `%s`, %s, %s: %s%s%s\n", c->footnote,
-							safe(vm, vm->objs[o].progs[p].name), mode_name[m],
-							safe(vm, vm->kernels[k].label),
-							c->status == CELL_NONE ? "no result: " : "`",
-							why ? why : "no message",
-							c->status == CELL_NONE ? "" : "`");
-					else
-						fprintf(f, "[%d] %s, %s, %s: %s%s\n", c->footnote,
-							safe(vm, vm->objs[o].progs[p].name), mode_name[m],
-							safe(vm, vm->kernels[k].label),
-							c->status == CELL_NONE ? "no result: " : "",
-							why ? why : "no message");
-					if (vm->cli->debug && c->log) {
-						if (md)
-							fputs("\n   ```\n", f);
-						put_safe_lines(vm, f, "    ", c->log);
-						if (md)
-							fputs("   ```\n", f);
-					}
-				}
-}
-
-static int report_text(struct vm *vm)
-{
-	FILE *f = vm->cli->out;
-	struct table *t;
-	size_t o, p, k;
-	int m, ncols = 2 + (int)vm->kernel_cnt;
-	const char **row;
-	char (*bufs)[64];
-
-	if (ncols > 16)
-		return cli_usage_error(vm->cli, "vm: at most 14 kernels in a text report (use -j)");
-	row = calloc((size_t)ncols, sizeof(*row));
-	bufs = calloc(vm->kernel_cnt, sizeof(*bufs));
-	t = table_new(4);
-	if (!row || !bufs || !t)
-		goto nomem;
-	fprintf(f, "kernels:\n");
-	for (k = 0; k < vm->kernel_cnt; k++) {
-		struct kernel *kn = &vm->kernels[k];
-		char secs[32];
-		const char *r[4] = { safe(vm, kn->label), safe(vm, kn->release), secs,
-				     kn->why ? safe(vm, kn->why) : "booted" };
-
-		snprintf(secs, sizeof(secs), "%.1fs", kn->secs);
-		if (table_add(t, r))
-			goto nomem;
-	}
-	table_print(t, f, "  ");
-	table_free(t);
-	t = NULL;
-	for (k = 0; k < vm->kernel_cnt; k++)
-		if (vm->kernels[k].module_report) {
-			char prefix[256];
-
-			snprintf(prefix, sizeof(prefix), "  %s modules: ",
-				 safe(vm, vm->kernels[k].label));
-			put_safe_lines(vm, f, prefix, vm->kernels[k].module_report);
-		}
-	for (o = 0; o < vm->obj_cnt; o++) {
-		fprintf(f, "\n%s\n", safe(vm, vm->objs[o].path));
-		if (vm->objs[o].error)
-			fprintf(f, "  the guest could not read it: %s\n", safe(vm, vm->objs[o].error));
-		t = table_new(ncols);
-		if (!t)
-			goto nomem;
-		row[0] = "PROGRAM";
-		row[1] = "MODE";
-		for (k = 0; k < vm->kernel_cnt; k++)
-			row[2 + k] = safe(vm, vm->kernels[k].label);
-		if (table_add(t, row))
-			goto nomem;
-		for (p = 0; p < vm->objs[o].prog_cnt; p++)
-			for (m = 0; m < MODES; m++) {
-				if (!mode_on(vm, m))
-					continue;
-				row[0] = safe(vm, vm->objs[o].progs[p].name);
-				row[1] = mode_name[m];
-				for (k = 0; k < vm->kernel_cnt; k++) {
-					cell_text(vm, cell_at(vm, o, p, m, k), m, bufs[k], sizeof(bufs[k]));
-					row[2 + k] = bufs[k];
-				}
-				if (table_add(t, row))
-					goto nomem;
-			}
-		table_print(t, f, "  ");
-		table_free(t);
-		t = NULL;
-	}
-	fputc('\n', f);
-	print_notes(vm, f, false);
-	fprintf(f, "%d cell%s expected to load did not (%s)\n", vm->failed_expected,
-		vm->failed_expected == 1 ? "" : "s",
-		vm->lib ? "expected: every program loads through the library" :
-			  "expected: every program loads with plain libbpf");
-	free(row);
-	free(bufs);
-	return 0;
-nomem:
-	table_free(t);
-	free(row);
-	free(bufs);
-	return cli_error(vm->cli, "%s", strerror(ENOMEM));
-}
-
-static void report_markdown(struct vm *vm)
-{
-	FILE *f = vm->cli->out;
-	char buf[64];
-	size_t o, p, k;
-	int m;
-
-	fprintf(f, "| kernel | release | boot |\n|---|---|---|\n");
-	for (k = 0; k < vm->kernel_cnt; k++)
-		fprintf(f, "| %s | %s | %s (%.1fs) |\n", safe(vm, vm->kernels[k].label),
-			safe(vm, vm->kernels[k].release),
-			vm->kernels[k].why ? safe(vm, vm->kernels[k].why) : "booted",
-			vm->kernels[k].secs);
-	for (o = 0; o < vm->obj_cnt; o++) {
-		fprintf(f, "\n## %s\n\n| program | mode |", safe(vm, base_name(vm->objs[o].path)));
-		for (k = 0; k < vm->kernel_cnt; k++)
-			fprintf(f, " %s |", safe(vm, vm->kernels[k].label));
-		fprintf(f, "\n|---|---|");
-		for (k = 0; k < vm->kernel_cnt; k++)
-			fprintf(f, "---|");
-		fputc('\n', f);
-		for (p = 0; p < vm->objs[o].prog_cnt; p++)
-			for (m = 0; m < MODES; m++) {
-				if (!mode_on(vm, m))
-					continue;
-				fprintf(f, "| `%s` | %s |", safe(vm, vm->objs[o].progs[p].name),
-					m == 0 ? "libmagic-kfunc" : "plain libbpf");
-				for (k = 0; k < vm->kernel_cnt; k++) {
-					cell_text(vm, cell_at(vm, o, p, m, k), m, buf, sizeof(buf));
-					fprintf(f, " %s |", buf);
-				}
-				fputc('\n', f);
-			}
-	}
-	fputc('\n', f);
-	print_notes(vm, f, true);
-}
-
-static void report_json(struct vm *vm)
-{
-	struct json_writer *jw = vm->cli->jw;
-	size_t o, p, k;
-	int m;
-
-	jw_start_object(jw);
-	jw_name(jw, "kernels");
-	jw_start_array(jw);
-	for (k = 0; k < vm->kernel_cnt; k++) {
-		struct kernel *kn = &vm->kernels[k];
-
-		jw_start_object(jw);
-		jw_string_field(jw, "label", kn->label);
-		jw_string_field(jw, "image", kn->image);
-		jw_string_field(jw, "release", strcmp(kn->release, "-") ? kn->release : NULL);
-		jw_bool_field(jw, "booted", !kn->why);
-		jw_string_field(jw, "why", kn->why);
-		jw_int_field(jw, "milliseconds", (long long)(kn->secs * 1000));
-		jw_name(jw, "modules");
-		jw_start_array(jw);
-		for (o = 0; o < kn->module_cnt; o++)
-			jw_string(jw, base_name(kn->modules[o]));
-		jw_end_array(jw);
-		jw_end_object(jw);
-	}
-	jw_end_array(jw);
-	jw_name(jw, "objects");
-	jw_start_array(jw);
-	for (o = 0; o < vm->obj_cnt; o++) {
-		jw_start_object(jw);
-		jw_string_field(jw, "object", vm->objs[o].path);
-		/* The guest could not read it (libbpf's open failed): no cells. */
-		jw_string_field(jw, "error", vm->objs[o].error);
-		jw_name(jw, "programs");
-		jw_start_array(jw);
-		for (p = 0; p < vm->objs[o].prog_cnt; p++) {
-			jw_start_object(jw);
-			jw_string_field(jw, "name", vm->objs[o].progs[p].name);
-			jw_string_field(jw, "section", vm->objs[o].progs[p].sec);
-			jw_name(jw, "cells");
-			jw_start_array(jw);
-			for (k = 0; k < vm->kernel_cnt; k++)
-				for (m = 0; m < MODES; m++) {
-					struct cell *c = cell_at(vm, o, p, m, k);
-
-					if (!mode_on(vm, m))
-						continue;
-					jw_start_object(jw);
-					jw_string_field(jw, "kernel", vm->kernels[k].label);
-					jw_string_field(jw, "mode", mode_name[m]);
-					jw_string_field(jw, "status", status_name(c->status));
-					jw_bool_field(jw, "expected", expected(vm, m));
-					jw_name(jw, "retval");
-					if (c->status == CELL_RAN)
-						jw_int(jw, c->retval);
-					else
-						jw_null(jw);
-					jw_string_field(jw, "reason", c->status == CELL_LOADED ? c->note :
-							c->status == CELL_RAN ? NULL : c->reason);
-					if (vm->whole)
-						jw_string_field(jw, "decided",
-								c->decided ? c->decided : "alone");
-					if (vm->cli->debug)
-						jw_string_field(jw, "log", c->log);
-					jw_end_object(jw);
-				}
-			jw_end_array(jw);
-			jw_end_object(jw);
-		}
-		jw_end_array(jw);
-		jw_end_object(jw);
-	}
-	jw_end_array(jw);
-	jw_int_field(jw, "failed_expected", vm->failed_expected);
-	jw_end_object(jw);
+	obj->path = path;
+	if (!is_file(path, X_OK))
+		return cli_error(vm->cli, "vm: --run %s: not an executable file", path);
+	obj->progs = calloc(1, sizeof(*obj->progs));
+	if (!obj->progs || !(obj->progs[0].name = strdup(b ? b + 1 : path)))
+		return cli_error(vm->cli, "%s", strerror(ENOMEM));
+	obj->prog_cnt = 1;
+	return command_files(vm, path);
 }
 
 /* --- vm: the command ---------------------------------------------------- */
 
-static void vm_free(struct vm *vm)
+void vm_free(struct vm *vm)
 {
-	size_t i, j, n = vm->obj_cnt ? vm->base[vm->obj_cnt] * MODES * vm->kernel_cnt : 0;
+	size_t i, j, n = vm->obj_cnt && vm->base ? vm->base[vm->obj_cnt] * MODES * vm->kernel_cnt : 0;
 
 	for (i = 0; vm->cells && i < n; i++) {
 		free(vm->cells[i].reason);
 		free(vm->cells[i].note);
 		free(vm->cells[i].log);
 		free(vm->cells[i].decided);
+		free(vm->cells[i].output);
 	}
 	free(vm->cells);
 	for (i = 0; i < vm->obj_cnt; i++) {
@@ -1170,6 +1064,9 @@ static void vm_free(struct vm *vm)
 	for (i = 0; i < vm->shown_cnt; i++)
 		free(vm->shown[i]);
 	free(vm->shown);
+	for (i = 0; i < vm->run_file_cnt; i++)
+		free(vm->run_files[i]);
+	free(vm->run_files);
 	if (vm->tmp[0]) {
 		char path[PATH_MAX + 32];
 
@@ -1177,20 +1074,34 @@ static void vm_free(struct vm *vm)
 			snprintf(path, sizeof(path), "%s/%zu.o", vm->tmp, i);
 			unlink(path);
 		}
+		snprintf(path, sizeof(path), "%s/cmd", vm->tmp);
+		unlink(path);
 		rmdir(vm->tmp);
 	}
 }
 
 int cmd_vm(struct cli *cli)
 {
-	struct vm vm = { .cli = cli };
+	struct vm vm = { .cli = cli, .shard = 1, .shards = 1 };
 	const char **ids = NULL;
-	size_t id_cnt = 0, i;
+	size_t id_cnt = 0, i, o;
 	char *entries = NULL;
 	const char *tmpdir = getenv("TMPDIR");
 	int ret, jobs = cli->jobs;
 
-	if (!cli->mode || !strcmp(cli->mode, "both")) {
+	if (cli->argc && !strcmp(cli->argv[0], "merge"))
+		return cmd_vm_merge(cli);
+	if (cli->shards) {
+		vm.shard = cli->shard;
+		vm.shards = cli->shards;
+	}
+	if (cli->run) {
+		if (cli->mode)
+			return cli_usage_error(cli, "vm: --mode is for objects, not with --run");
+		vm.command = vm.lib = true;
+		vm.run_args = cli->argv;
+		vm.run_arg_cnt = (size_t)cli->argc;
+	} else if (!cli->mode || !strcmp(cli->mode, "both")) {
 		vm.lib = vm.plain = true;
 	} else if (!strcmp(cli->mode, "mkf")) {
 		vm.lib = true;
@@ -1215,20 +1126,35 @@ int cmd_vm(struct cli *cli)
 		goto out;
 	}
 
-	/* Objects, and their programs: the rows. */
-	vm.objs = calloc((size_t)cli->argc, sizeof(*vm.objs));
-	vm.base = calloc((size_t)cli->argc + 1, sizeof(*vm.base));
-	if (!vm.objs || !vm.base) {
-		ret = cli_error(cli, "%s", strerror(ENOMEM));
-		goto out;
-	}
-	for (i = 0; i < (size_t)cli->argc; i++) {
-		vm.objs[i].path = cli->argv[i];
-		vm.obj_cnt++;
-		ret = read_programs(cli, &vm.objs[i]);
-		if (ret)
+	/* Objects, and their programs (or the command): the rows. */
+	{
+		size_t rows = vm.command ? 1 : (size_t)cli->argc;
+
+		vm.objs = calloc(rows, sizeof(*vm.objs));
+		vm.base = calloc(rows + 1, sizeof(*vm.base));
+		if (!vm.objs || !vm.base) {
+			ret = cli_error(cli, "%s", strerror(ENOMEM));
 			goto out;
-		vm.base[i + 1] = vm.base[i] + vm.objs[i].prog_cnt;
+		}
+		for (i = 0; i < rows; i++) {
+			int err;
+
+			vm.obj_cnt++;
+			if (vm.command) {
+				ret = command_row(&vm, cli->run);
+			} else {
+				vm.objs[i].path = cli->argv[i];
+				ret = read_programs(cli, &vm.objs[i]);
+			}
+			if (ret)
+				goto out;
+			err = vm_sha256_file(vm.objs[i].path, vm.objs[i].sha256);
+			if (err) {
+				ret = cli_error(cli, "%s: %s", vm.objs[i].path, strerror(-err));
+				goto out;
+			}
+			vm.base[i + 1] = vm.base[i] + vm.objs[i].prog_cnt;
+		}
 	}
 
 	/* Kernels: the columns. */
@@ -1250,10 +1176,14 @@ int cmd_vm(struct cli *cli)
 		ret = cli_error(cli, "%s", strerror(ENOMEM));
 		goto out;
 	}
+	vm.kernel_cnt = id_cnt;
 	for (i = 0; i < id_cnt; i++) {
 		vm.kernels[i].arg = ids[i];
 		vm.kernels[i].rc = -1;
-		vm.kernel_cnt++;
+		for (o = 0; o < vm.obj_cnt; o++)
+			vm.kernels[i].in_shard |= vm_owns(&vm, i, o);
+	}
+	for (i = 0; i < id_cnt; i++) {
 		ret = resolve_kernel(&vm, &vm.kernels[i]);
 		if (ret)
 			goto out;
@@ -1263,10 +1193,19 @@ int cmd_vm(struct cli *cli)
 		ret = cli_error(cli, "%s", strerror(ENOMEM));
 		goto out;
 	}
+	for (o = 0; o < vm.obj_cnt; o++)
+		for (i = 0; i < vm.kernel_cnt; i++) {
+			size_t p;
+			int m;
+
+			for (p = 0; !vm_owns(&vm, i, o) && p < vm.objs[o].prog_cnt; p++)
+				for (m = 0; m < MODES; m++)
+					cell_at(&vm, o, p, m, i)->status = CELL_OTHER;
+		}
 
 	/* From here on, a stop removes what vm made and stops what it started. */
 	catch_stops(true);
-	/* The objects, under names the initramfs takes. */
+	/* The objects (or the command), under names the initramfs takes. */
 	snprintf(vm.tmp, sizeof(vm.tmp), "%s/magic-kfunc-vm.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(vm.tmp)) {
@@ -1274,12 +1213,20 @@ int cmd_vm(struct cli *cli)
 		ret = cli_error(cli, "vm: a temporary directory: %s", strerror(errno));
 		goto out;
 	}
-	for (i = 0; i < vm.obj_cnt; i++) {
+	for (o = 0; o < vm.obj_cnt; o++) {
 		char to[PATH_MAX + 32];
+		bool needed = false;
 
-		snprintf(to, sizeof(to), "%s/%zu.o", vm.tmp, i);
-		if (copy_file(vm.objs[i].path, to)) {
-			ret = cli_error(cli, "vm: copy %s: %s", vm.objs[i].path, strerror(errno));
+		for (i = 0; i < vm.kernel_cnt; i++)
+			needed |= vm_owns(&vm, i, o);
+		if (!needed)
+			continue;
+		if (vm.command)
+			snprintf(to, sizeof(to), "%s/cmd", vm.tmp);
+		else
+			snprintf(to, sizeof(to), "%s/%zu.o", vm.tmp, o);
+		if (copy_file(vm.objs[o].path, to, vm.command ? 0755 : 0644)) {
+			ret = cli_error(cli, "vm: copy %s: %s", vm.objs[o].path, strerror(errno));
 			goto out;
 		}
 	}
@@ -1292,15 +1239,7 @@ int cmd_vm(struct cli *cli)
 	ret = run_boots(&vm, jobs, cli->timeout > 0 ? cli->timeout : 120);
 	if (ret || stop_signal)
 		goto out;
-	number_notes(&vm);
-	if (cli->jw)
-		report_json(&vm);
-	else if (cli->markdown)
-		report_markdown(&vm);
-	else
-		ret = report_text(&vm);
-	if (!ret && vm.failed_expected)
-		ret = EXIT_CELLS_FAILED;
+	ret = vm_report(&vm);
 out:
 	free(ids);
 	free(entries);
