@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * mkf-vm-guest [-v] [-w] {mkf|libbpf|both} OBJ...: the guest side of
- * "magic-kfunc vm". For every program of every object, and for each
+ * "magic-kfunc vm"; mkf-vm-guest run CMD [ARG]...: of "vm --run". For
+ * every program of every object, and for each
  * mode asked (through libmagic-kfunc, through plain libbpf), open the
  * object afresh with only that program to load, load it, and run it
  * once with BPF_PROG_TEST_RUN if its type allows. One record per cell
@@ -32,15 +33,28 @@
  *
  * STATUS is "ran" (RETVAL the program's return value), "loaded" (its
  * type has no test run, or the run failed: see @note) or "failed".
+ *
+ * run CMD [ARG]...: run CMD with its standard output and error on a
+ * pipe, and report one cell of object 0, PROGRAM the file name of CMD,
+ * MODE "run": STATUS "ran" if it exited 0, else "failed" with @reason
+ * (the exit status or signal, and the last line it printed); RETVAL
+ * the exit status, or minus the signal. Then what it printed (its last
+ * 32 KiB), one "@output TEXT" record per line, escaped as above: what
+ * the command prints cannot pose as a record.
  * Runs only inside a magic-kfunc test guest: the guard refuses anywhere
  * else, before anything is opened.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <magic_kfunc.h>
@@ -505,6 +519,149 @@ out:
 	free(lo);
 }
 
+/* --- run: a command of the user's ------------------------------------------ */
+
+#define OUTPUT_MAX 32768
+
+/* What a command printed: its last OUTPUT_MAX bytes, and how many went before. */
+struct output {
+	char buf[OUTPUT_MAX];
+	size_t len;
+	unsigned long long cut;
+};
+
+/* N bytes more (N at most 4096, a read's chunk), the oldest dropped past OUTPUT_MAX. */
+static void keep(struct output *o, const char *p, size_t n)
+{
+	if (o->len + n > OUTPUT_MAX) {
+		size_t drop = o->len + n - OUTPUT_MAX;
+
+		memmove(o->buf, o->buf + drop, o->len - drop);
+		o->len -= drop;
+		o->cut += drop;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+/* Read FD into O until it has nothing more; false at its end. */
+static bool drain(int fd, struct output *o)
+{
+	char chunk[4096];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n > 0) {
+			keep(o, chunk, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && errno == EAGAIN;
+	}
+}
+
+/* The last line of O that is not empty, as "TEXT" in OUT (at most OUT_SZ). */
+static void last_line(const struct output *o, char *out, size_t out_sz)
+{
+	size_t end = o->len, start;
+
+	while (end && (o->buf[end - 1] == '\n' || o->buf[end - 1] == '\r' ||
+		       o->buf[end - 1] == ' ' || o->buf[end - 1] == '\t'))
+		end--;
+	start = end;
+	while (start && o->buf[start - 1] != '\n')
+		start--;
+	if (end - start >= out_sz)
+		start = end - (out_sz - 1);
+	memcpy(out, o->buf + start, end - start);
+	out[end - start] = '\0';
+}
+
+static int run_command(char **argv)
+{
+	static struct output out;
+	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	char reason[1024], last[512];
+	const char *status = "failed";
+	long long retval;
+	int fd[2], st = 0;
+	bool open_pipe = true, exited = false;
+	pid_t pid;
+	size_t i;
+
+	if (pipe(fd))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		/* A process group of its own: what it leaves running is stopped with it. */
+		setpgid(0, 0);
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		close(fd[1]);
+		execv(argv[0], argv);
+		fprintf(stderr, "%s: cannot run it: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
+	/* Until it exits: its output as it comes; then what is left in the pipe. */
+	while (!exited) {
+		struct pollfd p = { .fd = fd[0], .events = POLLIN };
+
+		if (open_pipe && poll(&p, 1, 100) > 0)
+			open_pipe = drain(fd[0], &out);
+		else if (!open_pipe)
+			poll(NULL, 0, 100);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			exited = true;
+	}
+	if (open_pipe)
+		drain(fd[0], &out);
+	close(fd[0]);
+	kill(-pid, SIGKILL);
+
+	/* The decisive line: the verdict, and what the command said last. */
+	for (i = 0; i < out.len; i++)
+		if (!out.buf[i])
+			out.buf[i] = ' ';
+	last_line(&out, last, sizeof(last));
+	if (WIFEXITED(st)) {
+		retval = WEXITSTATUS(st);
+		if (!retval)
+			status = "ran";
+		snprintf(reason, sizeof(reason), "exit status %lld%s%s", retval, last[0] ? ": " : "",
+			 last[0] ? last : ", no output");
+	} else {
+		retval = -(long long)WTERMSIG(st);
+		snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s%s", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)), last[0] ? ": " : "", last[0] ? last : ", no output");
+	}
+	printf("@cell 0 ");
+	put_escaped(name, strlen(name), true);
+	printf(" run %s %lld\n", status, retval);
+	if (strcmp(status, "ran"))
+		put_record("@reason", reason, false);
+	if (out.cut)
+		printf("@output [the first %llu bytes are not shown]\n", out.cut);
+	for (i = 0; i < out.len;) {
+		char *nl = memchr(out.buf + i, '\n', out.len - i);
+		size_t n = nl ? (size_t)(nl - (out.buf + i)) : out.len - i;
+
+		printf("@output ");
+		put_escaped(out.buf + i, n, false);
+		putchar('\n');
+		i += n + 1;
+	}
+	printf("@end\n@done\n");
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool lib = false, plain = false, whole = false;
@@ -520,8 +677,16 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [-v] [-w] {mkf|libbpf|both} OBJ...\n", argv[0]);
+		fprintf(stderr, "usage: %s [-v] [-w] {mkf|libbpf|both} OBJ... | run CMD [ARG]...\n",
+			argv[0]);
 		return 2;
+	}
+	if (!strcmp(argv[i], "run")) {
+		if (i + 1 >= argc) {
+			fprintf(stderr, "%s: run: which command?\n", argv[0]);
+			return 2;
+		}
+		return run_command(argv + i + 1);
 	}
 	if (!strcmp(argv[i], "mkf") || !strcmp(argv[i], "both"))
 		lib = true;
