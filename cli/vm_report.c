@@ -661,6 +661,7 @@ static void junit_write(struct vm *vm, FILE *f)
 							xml(vm, f, note_text(other));
 						}
 						fputc('\n', f);
+						xml_lines(vm, f, "  ", other->log);
 					}
 					xml_lines(vm, f, "", c->output);
 					xml_lines(vm, f, "", c->log);

@@ -6,7 +6,7 @@
 TESTS += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test tests/cli/vm-test
 # mkf_testmod.c becomes split "module" BTF at test time (cc -g, pahole).
 EXTRA_DIST += tests/cli/cli-test tests/cli/completion-test tests/cli/doctor-test tests/cli/vm-test \
-	tests/cli/mkf_testmod.c
+	tests/cli/mkf_testmod.c tests/cli/junit.xsd
 
 # The kernels doctor-test examines, one per shape doctor reports.
 check_PROGRAMS += tests/cli/doctor-fixtures
