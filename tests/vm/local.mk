@@ -5,8 +5,9 @@
 # The catalogue, the runner and the initramfs builder are in vm/ (installed
 # for "magic-kfunc vm"); tests/vm/kernels and vm-run call them there.
 vm_harness_files = tests/vm/kernels tests/vm/vm-run tests/vm/smoke-test tests/vm/harness-vm-test \
-	tests/vm/vm-test
-EXTRA_DIST += $(vm_harness_files) tests/vm/guest/smoke.bpf.c tests/vm/guest/vm-cells.bpf.c
+	tests/vm/vm-test tests/vm/ci-test
+EXTRA_DIST += $(vm_harness_files) tests/vm/guest/smoke.bpf.c tests/vm/guest/vm-cells.bpf.c \
+	tests/vm/guest/exit-by-kernel.c docs/ci/github-workflow.yml
 
 # Every test may need the catalogue's kernels (host tests read their
 # BTF): with the VM tests on, fetch them before any test runs. Offline
@@ -80,6 +81,8 @@ TESTS += tests/vm/harness-vm-test
 check_DATA += tests/vm/guest/vm-cells.bpf.o
 CLEANFILES += tests/vm/guest/vm-cells.bpf.o
 TESTS += tests/vm/vm-test
+# In CI: the documented workflow's commands, shards and merge, --run.
+TESTS += tests/vm/ci-test
 endif
 
 # The demo: every catalogue kernel booted, and what it offers.
