@@ -363,8 +363,9 @@ int report_text(struct vm *vm)
 	fputc('\n', f);
 	print_notes(vm, f, false);
 	print_outputs(vm, f, false);
-	fprintf(f, "%s%d cell%s expected to load did not (%s)\n", vm->command ? "\n" : "",
-		vm->failed_expected, vm->failed_expected == 1 ? "" : "s", expectation(vm));
+	fprintf(f, "%s%d cell%s expected to %s did not (%s)\n", vm->command ? "\n" : "",
+		vm->failed_expected, vm->failed_expected == 1 ? "" : "s",
+		vm->command ? "exit 0" : "load", expectation(vm));
 	free(row);
 	free(bufs);
 	return 0;
@@ -390,10 +391,10 @@ void report_markdown(struct vm *vm)
 	fprintf(f, "## magic-kfunc vm%s\n\n", vm->command ? ": a command on each kernel" : "");
 	if (vm->shards > 1)
 		fprintf(f, "Shard %u of %u.\n\n", vm->shard, vm->shards);
-	fprintf(f, "%s%d cell%s expected to load did not%s (%s).\n\n",
+	fprintf(f, "%s%d cell%s expected to %s did not%s (%s).\n\n",
 		vm->failed_expected ? "**" : "", vm->failed_expected,
-		vm->failed_expected == 1 ? "" : "s", vm->failed_expected ? "**" : "",
-		expectation(vm));
+		vm->failed_expected == 1 ? "" : "s", vm->command ? "exit 0" : "load",
+		vm->failed_expected ? "**" : "", expectation(vm));
 	fprintf(f, "| kernel | release | boot |\n|---|---|---|\n");
 	for (k = 0; k < vm->kernel_cnt; k++)
 		fprintf(f, "| %s | %s | %s (%.1fs) |\n", md(vm, vm->kernels[k].label, false),
