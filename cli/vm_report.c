@@ -514,7 +514,8 @@ void report_json(struct vm *vm)
 					if (vm->whole)
 						jw_string_field(jw, "decided",
 								c->decided ? c->decided : "alone");
-					if (c->log)
+					/* -d: every cell has it; merged shards' logs are kept. */
+					if (vm->cli->debug || c->log)
 						jw_string_field(jw, "log", c->log);
 					jw_end_object(jw);
 				}
