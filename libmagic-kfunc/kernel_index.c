@@ -323,11 +323,18 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 {
 	struct mkf_btf_view *v = p->view;
 	const __u32 *offs = v->offs - c->start;
-	const __u32 *picks = v->picks, *picks_end = v->picks + v->pick_cnt;
+	const __u32 *picks = v->picks, *picks_end = v->pick_cnt ? v->picks + v->pick_cnt : picks;
 	struct mkf_func_ref *r;
 	size_t i;
 	int err = 0;
 
+	/* No FUNC (the list may be NULL then): only the picks. */
+	if (!v->func_cnt) {
+		for (; picks < picks_end && !err; picks++)
+			err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+					    *picks);
+		return err;
+	}
 	/* The walk saw every FUNC pass plain_func(): none can fail below. */
 	if (v->funcs_plain && v->func_max_type < c->end && p->strs == v->strs) {
 		if (!k->refs) {
@@ -650,8 +657,9 @@ static int scan(struct mkf_kernel *k)
 	}
 	for (i = from; i < k->part_cnt && !err; i++) {
 		const struct mkf_btf_part *p = &k->parts[i];
-		const struct mkf_func_ref *ref = k->refs + p->first_ref;
-		const struct mkf_func_ref *ref_end = ref + p->ref_cnt;
+		/* A part without FUNCs may come with no list at all (NULL). */
+		const struct mkf_func_ref *ref = p->ref_cnt ? k->refs + p->first_ref : NULL;
+		const struct mkf_func_ref *ref_end = ref ? ref + p->ref_cnt : NULL;
 		const char *strs = p->strs;
 		__u32 str_start = p->str_start;
 		/*
