@@ -10,14 +10,15 @@
  *
  *   parse   btf__parse(BTF) + btf__free(): the baseline, what libbpf
  *           already does at every load that reads kernel BTF;
- *   cold    mkf_kernel__load(BTF) + mkf_plan__compute() +
- *           mkf_object__rewrite() + frees, also split into its steps;
+ *   cold    mkf_kernel__load(BTF) + mkf_object__new() + mkf_plan__compute()
+ *           + mkf_object__rewrite() + frees, also split into its steps
+ *           (the object's reading counts with the plan);
  *   added   mkf_kernel__new() on a BTF parsed outside the timer + plan +
  *           rewrite + frees: what the library adds for a program that
  *           has libbpf's parse of the kernel BTF already (mkf_kernel__load()
  *           reads the file through a view instead, kernel_view.h);
- *   warm    WARM times plan + rewrite of the object against one kernel
- *           description, per object;
+ *   warm    WARM times read + plan + rewrite of the object against one
+ *           kernel description, per object;
  *   objbtf  WARM times btf__new() + btf__free() of the object's own .BTF,
  *           per object: what reading the object through libbpf costs at
  *           the least, for comparison with warm;
@@ -109,6 +110,7 @@ struct bench {
 	const char *obj_path;
 	void *obj;
 	size_t obj_sz;
+	struct mkf_object *handle;	/* the library's reading, per run */
 	/* The rewrite every run must reproduce. */
 	void *ref;
 	size_t ref_sz;
@@ -173,10 +175,15 @@ static void *read_file(const char *path, size_t *sz)
 /* ---------------------------------------------------------------- */
 /* Correctness: every measured run must do the real work.            */
 
+/* The object read, then planned: what an open does before the rewrite. */
 static struct mkf_plan *plan_checked(struct bench *b, const struct mkf_kernel *k)
 {
-	struct mkf_plan *plan = mkf_plan__compute(b->obj, b->obj_sz, k, NULL);
+	struct mkf_plan *plan;
 
+	b->handle = mkf_object__new(b->obj, b->obj_sz, NULL);
+	if (!b->handle)
+		die("%s: mkf_object__new: %s\n", b->obj_path, strerror(errno));
+	plan = mkf_plan__compute(b->handle, k, NULL);
 	if (!plan)
 		die("%s: mkf_plan__compute: %s\n", b->obj_path, strerror(errno));
 	return plan;
@@ -185,10 +192,17 @@ static struct mkf_plan *plan_checked(struct bench *b, const struct mkf_kernel *k
 static void rewrite_checked(struct bench *b, const struct mkf_plan *plan,
 			    void **out, size_t *out_sz)
 {
-	int err = mkf_object__rewrite(b->obj, b->obj_sz, plan, out, out_sz, NULL);
+	int err = mkf_object__rewrite(b->handle, plan, out, out_sz, NULL);
 
 	if (err)
 		die("%s: mkf_object__rewrite: %s\n", b->obj_path, strerror(-err));
+}
+
+static void release(struct bench *b, struct mkf_plan *plan)
+{
+	mkf_plan__free(plan);
+	mkf_object__free(b->handle);
+	b->handle = NULL;
 }
 
 /* Checked outside the timers. */
@@ -249,7 +263,7 @@ static void prepare(struct bench *b)
 	       "(%zu renamed, %zu shrunk, %zu extended, %zu merged); rewrite %zu bytes\n",
 	       b->obj_path, b->obj_sz, b->entry_cnt, bind, b->change_cnt, renamed, shrink,
 	       extend, merged, b->ref_sz);
-	mkf_plan__free(plan);
+	release(b, plan);
 	mkf_kernel__free(k);
 }
 
@@ -291,7 +305,7 @@ static void run_cold(struct bench *b, unsigned long r)
 	/* The check is not the library's time: the clock stops for it. */
 	verify(b, plan, out, out_sz, "cold");
 	t4 = now_ms();
-	mkf_plan__free(plan);
+	release(b, plan);
 	mkf_kernel__free(k);
 	t5 = now_ms();
 	free(out);
@@ -327,7 +341,7 @@ static void run_added(struct bench *b, unsigned long r)
 	t2 = now_ms();
 	verify(b, plan, out, out_sz, "added");
 	t3 = now_ms();
-	mkf_plan__free(plan);
+	release(b, plan);
 	mkf_kernel__free(k);
 	t4 = now_ms();
 	free(out);
@@ -356,7 +370,7 @@ static void run_warm(struct bench *b, const struct mkf_kernel *k, unsigned long 
 		plan_t += t1 - t0;
 		rewrite_t += t2 - t1;
 		t0 = now_ms();
-		mkf_plan__free(plan);
+		release(b, plan);
 		free(out);
 		total += now_ms() - t0;
 	}
@@ -476,6 +490,7 @@ static int peak_rss_child(const char *side, const char *btf_path, const char *ob
 	MKF_OPTS(mkf_kernel_opts, kopts, .vmlinux_path = btf_path);
 	long start = status_kb("VmRSS"), peak;
 	struct mkf_kernel *k = NULL;
+	struct mkf_object *handle = NULL;
 	struct mkf_plan *plan = NULL;
 	struct btf *btf = NULL;
 	void *obj = NULL, *out = NULL;
@@ -493,10 +508,11 @@ static int peak_rss_child(const char *side, const char *btf_path, const char *ob
 			int err;
 
 			obj = read_file(obj_path, &obj_sz);
-			plan = mkf_plan__compute(obj, obj_sz, k, NULL);
+			handle = mkf_object__new(obj, obj_sz, NULL);
+			plan = handle ? mkf_plan__compute(handle, k, NULL) : NULL;
 			if (!plan)
 				die("%s: mkf_plan__compute: %s\n", obj_path, strerror(errno));
-			err = mkf_object__rewrite(obj, obj_sz, plan, &out, &out_sz, NULL);
+			err = mkf_object__rewrite(handle, plan, &out, &out_sz, NULL);
 			if (err)
 				die("%s: mkf_object__rewrite: %s\n", obj_path, strerror(-err));
 		}
@@ -508,6 +524,7 @@ static int peak_rss_child(const char *side, const char *btf_path, const char *ob
 	free(out);
 	free(obj);
 	mkf_plan__free(plan);
+	mkf_object__free(handle);
 	mkf_kernel__free(k);
 	btf__free(btf);
 	return 0;
@@ -697,14 +714,14 @@ static void report(struct bench *b)
 	print_row("parse: btf__parse + btf__free (baseline)", b->samples[S_PARSE], n);
 	print_row("cold: total", b->samples[S_COLD], n);
 	print_row("  mkf_kernel__load (view + index)", b->samples[S_COLD_LOAD], n);
-	print_row("  mkf_plan__compute", b->samples[S_COLD_PLAN], n);
+	print_row("  mkf_object__new + mkf_plan__compute", b->samples[S_COLD_PLAN], n);
 	print_row("  mkf_object__rewrite", b->samples[S_COLD_REWRITE], n);
-	print_row("  mkf_plan__free + mkf_kernel__free", b->samples[S_COLD_FREE], n);
+	print_row("  frees (plan, object, kernel)", b->samples[S_COLD_FREE], n);
 	print_row("added: total (no BTF parse)", b->samples[S_ADDED], n);
 	print_row("  mkf_kernel__new on the parsed BTF", b->samples[S_ADDED_NEW], n);
 	snprintf(warm_row, sizeof(warm_row), "warm: plan + rewrite, per object (x%lu)", b->warm);
 	print_row(warm_row, b->samples[S_WARM], n);
-	print_row("  mkf_plan__compute", b->samples[S_WARM_PLAN], n);
+	print_row("  mkf_object__new + mkf_plan__compute", b->samples[S_WARM_PLAN], n);
 	print_row("  mkf_object__rewrite", b->samples[S_WARM_REWRITE], n);
 	snprintf(warm_row, sizeof(warm_row), "objbtf: btf__new of the object's .BTF (x%lu)",
 		 b->warm);

@@ -10,34 +10,43 @@
 
 int cli_object_read(struct cli *cli, const char *path, struct cli_object *obj)
 {
+	char why[512] = "";
+	MKF_OPTS(mkf_object_opts, opts, .object_name = path, .err_buf = why,
+		 .err_buf_sz = sizeof(why));
+	void *buf;
+	size_t sz;
 	int err;
 
+	memset(obj, 0, sizeof(*obj));
 	obj->path = path;
-	err = read_file(path, &obj->buf, &obj->sz);
+	err = read_file(path, &buf, &sz);
 	if (err)
 		return cli_error(cli, "cannot read %s: %s", path, strerror(-err));
+	/* Read once: every kernel's plan and the rewrite use this reading. */
+	obj->obj = mkf_object__new(buf, sz, &opts);
+	free(buf);
+	if (!obj->obj)
+		/* The library's own words say more than "Invalid argument". */
+		return cli_error(cli, "%s: %s", path, why);
 	return 0;
 }
 
 void cli_object_free(struct cli_object *obj)
 {
-	free(obj->buf);
-	obj->buf = NULL;
-	obj->sz = 0;
+	mkf_object__free(obj->obj);
+	obj->obj = NULL;
 }
 
 struct mkf_plan *cli_plan(struct cli *cli, const struct cli_object *obj,
 			  const struct mkf_kernel *k, const char *kernel_label)
 {
 	char why[512];
-	MKF_OPTS(mkf_plan_opts, opts, .object_name = obj->path,
-		 .weaken_unresolved = cli->weaken_unresolved,
+	MKF_OPTS(mkf_plan_opts, opts, .weaken_unresolved = cli->weaken_unresolved,
 		 .err_buf = why, .err_buf_sz = sizeof(why));
 	struct mkf_plan *plan;
 
-	plan = mkf_plan__compute(obj->buf, obj->sz, k, &opts);
+	plan = mkf_plan__compute(obj->obj, k, &opts);
 	if (!plan) {
-		/* The library's own words say more than "Invalid argument". */
 		if (kernel_label)
 			cli_error(cli, "%s (kernel %s): %s", obj->path, kernel_label, why);
 		else

@@ -14,11 +14,13 @@
 /* A BPF object read into memory. */
 struct cli_object {
 	const char *path;
-	void *buf;
-	size_t sz;
+	struct mkf_object *obj;	/* the library's one reading */
 };
 
-/* Read path; 0 or an exit code with the CLI error set. */
+/*
+ * Read path ("-": standard input) and the object in it; 0 or an exit
+ * code with the CLI error set. cli_object_free() either way.
+ */
 int cli_object_read(struct cli *cli, const char *path, struct cli_object *obj);
 void cli_object_free(struct cli_object *obj);
 

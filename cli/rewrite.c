@@ -131,7 +131,7 @@ int cmd_rewrite(struct cli *cli)
 		free(diag);
 	}
 	/* With nothing to change, the library hands back the input's bytes. */
-	err = mkf_object__rewrite(obj.buf, obj.sz, plan, &new_buf, &new_sz, &ropts);
+	err = mkf_object__rewrite(obj.obj, plan, &new_buf, &new_sz, &ropts);
 	if (err) {
 		ret = cli_error(cli, "%s: rewriting failed: %s", in, why);
 		goto done;

@@ -50,6 +50,7 @@ struct entry_hdr {
 
 static void *objs[NOBJS];
 static size_t obj_sz[NOBJS];
+static struct mkf_object *handles[NOBJS];	/* the library's reading of each */
 static struct mkf_cache_entry entries[NCASES];
 /* On tmpfs where there is one: an entry is written for every input. */
 static char dir[64];
@@ -90,8 +91,7 @@ static void write_seeds(const char *out)
 	for (c = 0; c < NCASES; c++) {
 		struct btf *btf = fx_kernel(eras[c % NERAS]);
 		struct mkf_kernel *k = btf ? mkf_kernel__new(btf) : NULL;
-		struct mkf_plan *plan = k ? mkf_plan__compute(objs[c / NERAS], obj_sz[c / NERAS], k,
-							      NULL) : NULL;
+		struct mkf_plan *plan = k ? mkf_plan__compute(handles[c / NERAS], k, NULL) : NULL;
 		unsigned char sel = (unsigned char)c;
 		char path[4200];
 		void *rec;
@@ -144,6 +144,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (i = 0; i < NOBJS; i++) {
 		snprintf(path, sizeof(path), "%s/%s.bpf.o", objdir, names[i]);
 		objs[i] = slurp(path, &obj_sz[i]);
+		handles[i] = mkf_object__new(objs[i], obj_sz[i], NULL);
+		if (!handles[i])
+			abort();
 	}
 	if (getenv("MKF_FUZZ_WRITE_SEEDS"))
 		write_seeds(getenv("MKF_FUZZ_WRITE_SEEDS"));
@@ -214,7 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (mkf_cache_get(ce, objs[o], obj_sz[o], &plan, &unchanged) && plan) {
 		/* The rewrite reads its output back and checks it, as for an open. */
-		if (!mkf_object__rewrite(objs[o], obj_sz[o], plan, &out, &out_sz, NULL))
+		if (!mkf_object__rewrite(handles[o], plan, &out, &out_sz, NULL))
 			free(out);
 		mkf_plan__free(plan);
 	}

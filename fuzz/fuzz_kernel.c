@@ -30,6 +30,7 @@ static const char *const names[] = {
 #define NOBJS (sizeof(names) / sizeof(names[0]))
 static void *objs[NOBJS];
 static size_t obj_sz[NOBJS];
+static struct mkf_object *handles[NOBJS];	/* the library's reading of each */
 static char tmp_path[64];
 static int tmp_fd = -1;
 
@@ -84,6 +85,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (!objs[i] || fread(objs[i], 1, obj_sz[i], f) != obj_sz[i])
 			abort();
 		fclose(f);
+		handles[i] = mkf_object__new(objs[i], obj_sz[i], NULL);
+		if (!handles[i])
+			abort();
 	}
 	/* On tmpfs where there is one: one input in 16 is written. */
 	snprintf(tmp_path, sizeof(tmp_path), "%s/mkf-fuzz-kernel.XXXXXX",
@@ -97,13 +101,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void plan_one(const struct mkf_kernel *k, size_t i)
 {
-	struct mkf_plan *plan = mkf_plan__compute(objs[i], obj_sz[i], k, NULL);
+	struct mkf_plan *plan = mkf_plan__compute(handles[i], k, NULL);
 	void *out = NULL;
 	size_t out_sz = 0;
 
 	if (!plan)
 		return;
-	if (!mkf_object__rewrite(objs[i], obj_sz[i], plan, &out, &out_sz, NULL))
+	if (!mkf_object__rewrite(handles[i], plan, &out, &out_sz, NULL))
 		free(out);
 	mkf_plan__free(plan);
 }

@@ -97,6 +97,7 @@ static bool fixed_point(const struct mkf_plan *plan1, const struct mkf_plan *pla
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct mkf_kernel *k;
+	struct mkf_object *input, *output;
 	struct mkf_plan *plan, *again;
 	struct bpf_object *obj;
 	void *out = NULL;
@@ -107,17 +108,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k = kernels[data[0] % (NERAS + 1)];
 	data++;
 	size--;
-	plan = mkf_plan__compute(data, size, k, NULL);
-	if (!plan)
+	input = mkf_object__new(data, size, NULL);
+	plan = input ? mkf_plan__compute(input, k, NULL) : NULL;
+	if (!plan) {
+		mkf_object__free(input);
 		return 0;
+	}
 	walk(plan);
-	if (!mkf_object__rewrite(data, size, plan, &out, &out_sz, NULL)) {
-		again = mkf_plan__compute(out, out_sz, k, NULL);
+	if (!mkf_object__rewrite(input, plan, &out, &out_sz, NULL)) {
+		output = mkf_object__new(out, out_sz, NULL);
+		again = output ? mkf_plan__compute(output, k, NULL) : NULL;
 		/* No broken output: see the top of this file. */
 		if (!again || !fixed_point(plan, again))
 			abort();
 		walk(again);
 		mkf_plan__free(again);
+		mkf_object__free(output);
 		/*
 		 * libbpf opens what the rewrite made. Not the input handed back
 		 * unchanged: that is a test of libbpf alone (1.1 crashes on
@@ -131,5 +137,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out);
 	}
 	mkf_plan__free(plan);
+	mkf_object__free(input);
 	return 0;
 }

@@ -1130,7 +1130,27 @@ int mkf_kernel__add_module(struct mkf_kernel *kernel, const char *name,
 {
 	if (!kernel)
 		return mkf_err(-EINVAL);
+	/* A module from memory: the kernel no longer is only its files. */
+	kernel->files_known = false;
 	return mkf_err(mkf_kernel_add_module(kernel, name, module_btf, false));
+}
+
+int mkf_kernel_files(const struct mkf_kernel *k, struct mkf_kernel_opts *ko)
+{
+	memset(ko, 0, sizeof(*ko));
+	ko->sz = sizeof(*ko);
+	if (!k->files_known)
+		return -ENOENT;
+	if (k->btf_dir) {
+		ko->btf_dir = k->btf_dir;
+		ko->skip_modules = k->skip_modules;
+	} else {
+		ko->vmlinux_path = k->vmlinux_path;
+		ko->module_paths = (const char *const *)k->module_paths;
+		ko->module_cnt = k->module_path_cnt;
+	}
+	ko->check_all_types = k->check_all;
+	return 0;
 }
 
 void mkf_kernel__free(struct mkf_kernel *k)
@@ -1147,6 +1167,10 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	}
 	free(k->modules);
 	free(k->vmlinux_path);
+	for (i = 0; i < k->module_path_cnt; i++)
+		free(k->module_paths[i]);
+	free(k->module_paths);
+	free(k->btf_dir);
 	if (k->vmlinux_owned)
 		btf__free((struct btf *)k->vmlinux);
 	mkf_kernel_memo_free(k->kfuncs);

@@ -121,6 +121,17 @@ struct mkf_kernel {
 	bool vmlinux_owned;
 	/* The file vmlinux was read from (kernel_load.c), else NULL. */
 	char *vmlinux_path;
+	/*
+	 * What else mkf_kernel__load() read, so that the kernel names its
+	 * files (the rewrite cache keys by them): the module files given
+	 * with vmlinux_path, or the BTF directory. files_known is false
+	 * for a kernel made by mkf_kernel__new() or given a module since.
+	 */
+	bool files_known;
+	char **module_paths;
+	size_t module_path_cnt;
+	char *btf_dir;		/* NULL when vmlinux_path was given */
+	bool skip_modules;
 	struct mkf_module *modules;
 	size_t module_cnt;
 	struct mkf_btf_part *parts;
@@ -153,6 +164,12 @@ struct mkf_kernel {
 	/* kfuncs.c's, NULL until first asked for; reset when a module is added. */
 	struct mkf_kernel_memo *kfuncs;
 };
+
+/*
+ * The options that load the same files again into *ko (pointing into
+ * k): 0, or -ENOENT when k's files are not known (files_known).
+ */
+int mkf_kernel_files(const struct mkf_kernel *k, struct mkf_kernel_opts *ko);
 
 /*
  * The FUNC libbpf would bind for this name: first in vmlinux (lowest

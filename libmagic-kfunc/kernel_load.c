@@ -283,6 +283,32 @@ static int load_module_dir(struct mkf_kernel *k, const char *dir)
 	return err;
 }
 
+/* What was read, in k (mkf_kernel_files() gives it back). */
+static int remember_files(struct mkf_kernel *k, const struct mkf_kernel_opts *opts)
+{
+	const char *const *module_paths = OPTS_GET(opts, module_paths, NULL);
+	size_t i, module_cnt = OPTS_GET(opts, module_cnt, 0);
+
+	if (!OPTS_GET(opts, vmlinux_path, NULL)) {
+		k->btf_dir = strdup(OPTS_GET(opts, btf_dir, NULL) ?: MKF_DEFAULT_BTF_DIR);
+		if (!k->btf_dir)
+			return -ENOMEM;
+		k->skip_modules = OPTS_GET(opts, skip_modules, false);
+	} else if (module_cnt) {
+		k->module_paths = calloc(module_cnt, sizeof(*k->module_paths));
+		if (!k->module_paths)
+			return -ENOMEM;
+		for (i = 0; i < module_cnt; i++) {
+			k->module_paths[i] = strdup(module_paths[i]);
+			if (!k->module_paths[i])
+				return -ENOMEM;
+			k->module_path_cnt++;
+		}
+	}
+	k->files_known = true;
+	return 0;
+}
+
 static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 {
 	const char *vmlinux_path, *dir;
@@ -363,6 +389,8 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 	} else if (!err && !OPTS_GET(opts, skip_modules, false)) {
 		err = load_module_dir(k, dir);
 	}
+	if (!err)
+		err = remember_files(k, opts);
 	if (err) {
 		mkf_kernel__free(k);
 		return mkf_err_ptr(err);

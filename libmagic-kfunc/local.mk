@@ -27,6 +27,7 @@ libmagic_kfunc_libmagic_kfunc_la_SOURCES = \
 	libmagic-kfunc/obj_check.c libmagic-kfunc/obj_check.h \
 	libmagic-kfunc/obj_image.c libmagic-kfunc/obj_image.h \
 	libmagic-kfunc/object.c libmagic-kfunc/object.h \
+	libmagic-kfunc/object_api.c libmagic-kfunc/object_api.h \
 	libmagic-kfunc/open.c \
 	libmagic-kfunc/opts.c libmagic-kfunc/opts.h \
 	libmagic-kfunc/params.c libmagic-kfunc/params.h \

@@ -15,7 +15,8 @@
  *
  *   kernel BTF files --kernel_load.c--> struct mkf_kernel (kernel_index.c,
  *       kfuncs.c: the kernel's kfuncs with verifier-provided parameters)
- *   BPF object --object.c (reader, once per open)--> its kfunc externs
+ *   BPF object --object.c (reader, once per open; object_api.c: the
+ *       public struct mkf_object)--> its kfunc externs
  *   externs + kernel --resolve.c (one decision per extern, as data;
  *       params.c, btf_compat.c and kfunc_rules.c: the rules)-->
  *       struct mkf_plan (plan.c; reason.c: the words, when asked for)
@@ -474,6 +475,68 @@ MKF_API enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int 
 MKF_API const char *mkf_param_basis_str(enum mkf_param_basis basis);
 
 /* ------------------------------------------------------------------ */
+/* BPF object: read once, then planned for, rewritten and opened.      */
+
+/*
+ * A relocatable BPF object as the library reads it: its kfunc externs,
+ * their BTF and their call sites. One reading serves every plan
+ * computed for it, every rewrite and every open.
+ */
+struct mkf_object;
+
+struct mkf_object_opts {
+	size_t sz;
+	/*
+	 * The object's name, in messages and as libbpf's object_name when
+	 * mkf_object__open() opens it. Default: the file's name up to its
+	 * first '.' (mkf_object__new_file(), as libbpf names it), else
+	 * "object".
+	 */
+	const char *object_name;
+	/* On failure, the error's text (see the top of this file). */
+	char *err_buf;
+	size_t err_buf_sz;
+	size_t :0;
+};
+#define mkf_object_opts__last_field err_buf_sz
+
+/**
+ * @brief **mkf_object__new()** reads a BPF object from memory.
+ * @param obj_buf a relocatable BPF ELF object (copied: the caller may
+ * free it when the call returns)
+ * @param obj_buf_sz its size
+ * @param opts options, or NULL
+ * @return the object, to release with mkf_object__free(); NULL with
+ * errno set: EINVAL for anything but a well-formed relocatable BPF ELF
+ * object whose externs have BTF (truncated, wrong type or machine,
+ * malformed .BTF, an extern FUNC without a FUNC_PROTO or outside
+ * .ksyms, two externs of one name, shapes that crash libbpf 1.1's
+ * open), EOPNOTSUPP for .BTF of the other byte order, ENOMEM
+ */
+MKF_API struct mkf_object *mkf_object__new(const void *obj_buf, size_t obj_buf_sz,
+					   const struct mkf_object_opts *opts);
+/**
+ * @brief **mkf_object__new_file()** reads a BPF object from a file.
+ * @param path the file; "-" is not special here
+ * @param opts options, or NULL
+ * @return as mkf_object__new(), and the file's open(2)/read(2) errno
+ * (ENOENT, EACCES, EISDIR, EIO...)
+ */
+MKF_API struct mkf_object *mkf_object__new_file(const char *path,
+						const struct mkf_object_opts *opts);
+/**
+ * @brief **mkf_object__free()** releases an object.
+ * @param obj the object, or NULL
+ */
+MKF_API void mkf_object__free(struct mkf_object *obj);
+/**
+ * @brief **mkf_object__name()** returns the object's name.
+ * @param obj the object
+ * @return its name (see mkf_object_opts.object_name)
+ */
+MKF_API const char *mkf_object__name(const struct mkf_object *obj);
+
+/* ------------------------------------------------------------------ */
 /* Plan: one decision per kfunc extern of an object.                   */
 
 struct mkf_plan;
@@ -481,8 +544,6 @@ struct mkf_plan_entry;
 
 struct mkf_plan_opts {
 	size_t sz;
-	/* Name used in messages (default "object"). */
-	const char *object_name;
 	/*
 	 * A strong extern that fits nothing is made weak instead of left
 	 * unresolved (MKF_DECISION_WEAKEN): libbpf then resolves it to 0,
@@ -582,25 +643,17 @@ enum mkf_libbpf_outcome {
 /**
  * @brief **mkf_plan__compute()** decides, for each kfunc extern of an
  * object, what the kernel offers.
- * @param obj_buf a relocatable BPF ELF object
- * @param obj_buf_sz its size
+ * @param obj the object
  * @param kernel the target kernel
  * @param opts options, or NULL
  * @return the plan, to release with mkf_plan__free(); NULL with errno
- * set on invalid input: EINVAL for anything but a well-formed
- * relocatable BPF ELF object whose externs have BTF (truncated, wrong
- * type or machine, malformed .BTF, an extern FUNC without a FUNC_PROTO
- * or outside .ksyms, two externs of one name, shapes that crash libbpf
- * 1.1's open), EOPNOTSUPP for .BTF of the other byte order, ENOMEM
+ * set: EINVAL for a NULL object or kernel or invalid options, ENOMEM
  *
  * An extern that fits nothing is a decision, not an error: see
- * mkf_plan__unresolved_cnt().
- *
- * The plan keeps nothing of the object: mkf_object__rewrite() reads
- * the object it is given. mkf_object__open_*() read an object once,
- * and plan and rewrite on that reading.
+ * mkf_plan__unresolved_cnt(). The plan keeps nothing of the object or
+ * of the kernel: either may be freed before it.
  */
-MKF_API struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
+MKF_API struct mkf_plan *mkf_plan__compute(const struct mkf_object *obj,
 					   const struct mkf_kernel *kernel,
 					   const struct mkf_plan_opts *opts);
 /**
@@ -795,37 +848,59 @@ struct mkf_rewrite_opts {
 /**
  * @brief **mkf_object__rewrite()** applies a plan to the object it was
  * computed for.
- * @param obj_buf the object given to mkf_plan__compute()
- * @param obj_buf_sz its size
+ * @param obj the object given to mkf_plan__compute()
  * @param plan the plan
  * @param new_buf receives the new ELF image (release with free(3));
  * NULL on error
  * @param new_sz receives its size
  * @param opts options, or NULL
- * @return 0, or a negative errno: those of mkf_plan__compute() for
- * obj_buf, EINVAL if the plan was computed for another object, ENOMEM
+ * @return 0, or a negative errno: EINVAL for a NULL argument or if the
+ * plan was computed for another object, ENOMEM
  *
- * Only symbol names, relocation symbols of merged externs and the
- * externs' BTF FUNC name/prototype change; existing BTF type ids never
- * move, so .BTF.ext stays valid. A plan without changes gives back an
- * exact copy.
+ * Only symbol names, relocation symbols of merged externs, the
+ * externs' BTF FUNC name/prototype and the register set-up before
+ * calls (mkf_plan_entry__set_regs()) change; existing BTF type ids
+ * never move, so .BTF.ext stays valid. The output is read back as the
+ * linked libbpf will read it, and checked to bind as planned. A plan
+ * without changes gives back an exact copy.
  */
-MKF_API int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz,
-				const struct mkf_plan *plan, void **new_buf, size_t *new_sz,
+MKF_API int mkf_object__rewrite(const struct mkf_object *obj, const struct mkf_plan *plan,
+				void **new_buf, size_t *new_sz,
 				const struct mkf_rewrite_opts *opts);
+
+/**
+ * @brief **mkf_object__open()** hands libbpf the object as a plan
+ * rewrites it: bpf_object__open_mem() of mkf_object__rewrite()'s
+ * output, or of the object's own bytes when the plan changes nothing.
+ * @param obj the object
+ * @param plan a plan computed for it, maybe for a kernel other than
+ * the running one
+ * @param opts libbpf's options, or NULL; object_name defaults to the
+ * object's name
+ * @return libbpf's object; NULL with errno set: those of
+ * mkf_object__rewrite(), or what libbpf's open returns
+ *
+ * For the caller who wants the plan (to print it, or to decide): the
+ * one-call mkf_object__open_file() and mkf_object__open_mem() read,
+ * plan and open at once. Unlike them, this opens a plan with
+ * unresolved externs: libbpf then fails at load time, as it would on
+ * the object as it is. The rewritten image is freed when libbpf's open
+ * returns (libbpf keeps copies of what it needs).
+ */
+MKF_API struct bpf_object *mkf_object__open(const struct mkf_object *obj,
+					    const struct mkf_plan *plan,
+					    const struct bpf_object_open_opts *opts);
 
 struct mkf_open_opts {
 	size_t sz;
 	/*
-	 * Target kernel. NULL: load it with kernel_opts, or from the
-	 * libbpf option btf_custom_path, or the running kernel. Given with
-	 * btf_custom_path (libbpf's CO-RE target), both must name the same
-	 * kernel (the same file or the same bytes): else EINVAL.
+	 * The target kernel (mkf_kernel__load() names it by its files).
+	 * NULL: the kernel whose BTF is libbpf's option btf_custom_path
+	 * (libbpf's CO-RE target), else the running kernel. Given with
+	 * btf_custom_path, both must be one kernel (the same file or the
+	 * same bytes): else EINVAL.
 	 */
 	const struct mkf_kernel *kernel;
-	const struct mkf_kernel_opts *kernel_opts;
-	/* If non-NULL, receives the plan (free with mkf_plan__free). */
-	struct mkf_plan **plan;
 	/* Open even if a strong extern fits nothing (libbpf will then
 	 * fail at load time); by default opening fails with ESRCH. */
 	bool allow_unresolved;
@@ -837,18 +912,19 @@ struct mkf_open_opts {
 	/*
 	 * A directory (created, mode 0700, if missing) where the open
 	 * keeps what it hands libbpf, so that opening the same object for
-	 * the same kernel again skips reading the kernel's BTF, planning
-	 * and rewriting. An entry is used only if its whole key matches:
-	 * the kernel's BTF files (path, inode, size, times; for the
-	 * running kernel every file of its BTF directory and the boot id),
-	 * this library's and libbpf's versions, allow_unresolved and
-	 * weaken_unresolved, and the object byte for byte; and only if it
-	 * is a regular file of the caller's user that no one else may
-	 * write. The output is checked again before libbpf gets it. Not
-	 * used with kernel (its files are unknown) or plan (an entry
-	 * keeps no plan); a hit logs one info line instead of the
-	 * per-extern ones. Entries of earlier boots are removed when an
-	 * entry is written; nothing else is. NULL: no cache.
+	 * the same kernel again skips reading the kernel's BTF (when the
+	 * open loads it), planning and rewriting. An entry is used only if
+	 * its whole key matches: the kernel's BTF files (path, inode,
+	 * size, times; for the running kernel every file of its BTF
+	 * directory and the boot id), this library's and libbpf's
+	 * versions, allow_unresolved and weaken_unresolved, and the object
+	 * byte for byte; and only if it is a regular file of the caller's
+	 * user that no one else may write. The output is checked again
+	 * before libbpf gets it. Not used with a kernel whose files are
+	 * unknown (mkf_kernel__new(), or a module added to it); a hit logs
+	 * one info line instead of the per-extern ones. Entries of earlier
+	 * boots are removed when an entry is written; nothing else is.
+	 * NULL: no cache.
 	 */
 	const char *cache_dir;
 	size_t :0;
@@ -863,9 +939,12 @@ struct mkf_open_opts {
  * @param mkf_opts this library's options, or NULL
  * @return libbpf's object; NULL with errno set: ESRCH if a strong
  * extern fits nothing (see allow_unresolved), the errors of
- * mkf_kernel__load() and mkf_plan__compute(), the file's
- * open(2)/read(2) errno (ENOENT, EISDIR, EIO...), or what libbpf's
+ * mkf_kernel__load() and mkf_object__new_file(), or what libbpf's
  * open returns
+ *
+ * One call for mkf_object__new_file(), mkf_plan__compute() and
+ * mkf_object__open(), with the rewrite cache; the plan is logged
+ * (mkf_set_print()), not kept: call those three to have it.
  */
 MKF_API struct bpf_object *mkf_object__open_file(const char *path,
 						 const struct bpf_object_open_opts *opts,
@@ -909,6 +988,32 @@ MKF_API struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_
 MKF_API int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 				      const struct bpf_object_open_opts *opts,
 				      const struct mkf_open_opts *mkf_opts);
+
+/**
+ * @brief **mkf_skeleton__open()** opens a bpftool-generated skeleton as
+ * a plan rewrites its object: mkf_object__open() for a skeleton.
+ * @param s the skeleton's bpf_object_skeleton
+ * @param obj its object, read with mkf_object__new(s->data, s->data_sz, ...)
+ * @param plan a plan computed for obj
+ * @param opts libbpf's options, or NULL
+ * @return 0, or a negative errno: EINVAL if obj is not the skeleton's
+ * object or plan not obj's, those of mkf_object__rewrite(), or what
+ * bpf_object__open_skeleton() returns
+ *
+ *	MKF_OPTS(mkf_object_opts, oo, .object_name = skel->skeleton->name);
+ *	obj = mkf_object__new(skel->skeleton->data, skel->skeleton->data_sz, &oo);
+ *	plan = obj ? mkf_plan__compute(obj, kernel, NULL) : NULL;
+ *	... look at the plan ...
+ *	err = plan ? mkf_skeleton__open(skel->skeleton, obj, plan, NULL) : -errno;
+ *	mkf_plan__free(plan);
+ *	mkf_object__free(obj);
+ *
+ * s->data and s->data_sz are restored before it returns, as
+ * mkf_object__open_skeleton() does.
+ */
+MKF_API int mkf_skeleton__open(struct bpf_object_skeleton *s, const struct mkf_object *obj,
+			       const struct mkf_plan *plan,
+			       const struct bpf_object_open_opts *opts);
 
 /*
  * MKF_SKEL_OPEN(NAME, opts, mkf_opts): the skeleton's NAME__open_opts(opts)

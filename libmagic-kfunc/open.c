@@ -22,27 +22,27 @@
 #include "log.h"
 #include "plan.h"
 #include "object.h"
+#include "object_api.h"
 #include "magic_kfunc.h"
 #include "opts.h"
 
 /*
- * The options to load the target kernel with: the caller's, else
- * libbpf's own "target kernel BTF" option (which means the same here)
- * in *custom, else NULL: the running kernel.
+ * The target kernel's files, for the cache and for loading it: those of
+ * the kernel given (0 if known, -ENOENT if not), else libbpf's own
+ * "target kernel BTF" option (which means the same here), else none:
+ * the running kernel (*ko zeroed but for sz).
  */
-static const struct mkf_kernel_opts *kernel_opts_of(const struct mkf_open_opts *mo,
-						    const struct bpf_object_open_opts *opts,
-						    struct mkf_kernel_opts *custom)
+static int kernel_files(const struct mkf_open_opts *mo, const struct bpf_object_open_opts *opts,
+			struct mkf_kernel_opts *ko)
 {
-	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
+	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
 
-	if (!ko && OPTS_GET(opts, btf_custom_path, NULL)) {
-		memset(custom, 0, sizeof(*custom));
-		custom->sz = sizeof(*custom);
-		custom->vmlinux_path = OPTS_GET(opts, btf_custom_path, NULL);
-		ko = custom;
-	}
-	return ko;
+	if (k)
+		return mkf_kernel_files(k, ko);
+	memset(ko, 0, sizeof(*ko));
+	ko->sz = sizeof(*ko);
+	ko->vmlinux_path = OPTS_GET(opts, btf_custom_path, NULL);
+	return 0;
 }
 
 /* Whether two files hold the same bytes (one file, or copies). */
@@ -85,37 +85,25 @@ static bool same_contents(const char *a, const char *b)
  */
 static int check_one_kernel(const struct mkf_open_opts *mo, const struct bpf_object_open_opts *opts)
 {
-	const char *custom = OPTS_GET(opts, btf_custom_path, NULL), *ours;
-	const struct mkf_kernel_opts *ko = OPTS_GET(mo, kernel_opts, NULL);
+	const char *custom = OPTS_GET(opts, btf_custom_path, NULL);
 	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
-	char path[4096];
 
-	if (!custom || (!ko && !k))
+	if (!custom || !k)
 		return 0;
-	if (k) {
-		ours = k->vmlinux_path;
-		if (!ours) {
-			pr_warn("libbpf's btf_custom_path %s and mkf_open_opts.kernel (made from "
-				"BTF in memory): whether they are one kernel cannot be checked\n",
-				custom);
-			return 0;
-		}
-	} else if (OPTS_GET(ko, vmlinux_path, NULL)) {
-		ours = OPTS_GET(ko, vmlinux_path, NULL);
-	} else {
-		snprintf(path, sizeof(path), "%s/vmlinux",
-			 OPTS_GET(ko, btf_dir, NULL) ?: MKF_DEFAULT_BTF_DIR);
-		ours = path;
+	if (!k->vmlinux_path) {
+		pr_warn("libbpf's btf_custom_path %s and mkf_open_opts.kernel (made from BTF in "
+			"memory): whether they are one kernel cannot be checked\n", custom);
+		return 0;
 	}
-	if (same_contents(custom, ours))
+	if (same_contents(custom, k->vmlinux_path))
 		return 0;
-	pr_err("libbpf's btf_custom_path (%s) and mkf_open_opts.%s (%s) name different kernels: "
-	       "CO-RE would be relocated for one and kfuncs bound for the other\n", custom,
-	       k ? "kernel" : "kernel_opts", ours);
+	pr_err("libbpf's btf_custom_path (%s) and mkf_open_opts.kernel (%s) name different "
+	       "kernels: CO-RE would be relocated for one and kfuncs bound for the other\n",
+	       custom, k->vmlinux_path);
 	return -EINVAL;
 }
 
-/* The target kernel: given, or loaded (see kernel_opts_of()). */
+/* The target kernel: given, or loaded from ko. */
 static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
 					   const struct mkf_kernel_opts *ko,
 					   struct mkf_kernel **owned)
@@ -125,20 +113,8 @@ static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
 	*owned = NULL;
 	if (k)
 		return k;
-	*owned = mkf_kernel__load(ko);
+	*owned = mkf_kernel__load(ko->vmlinux_path ? ko : NULL);
 	return *owned;
-}
-
-/*
- * The rewrite cache applies when the caller names a directory, the
- * kernel is one the library loads from files (their identity is part
- * of the key) and no plan is asked for (an entry keeps none).
- */
-static bool use_cache(const struct mkf_open_opts *mo)
-{
-	const char *dir = OPTS_GET(mo, cache_dir, NULL);
-
-	return dir && *dir && !OPTS_GET(mo, kernel, NULL) && !OPTS_GET(mo, plan, NULL);
 }
 
 /*
@@ -214,33 +190,31 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 {
 	bool allow = OPTS_GET(mo, allow_unresolved, false);
 	bool weaken = OPTS_GET(mo, weaken_unresolved, false);
-	MKF_OPTS(mkf_plan_opts, popts, .object_name = name, .weaken_unresolved = weaken);
+	const char *cache_dir = OPTS_GET(mo, cache_dir, NULL);
+	MKF_OPTS(mkf_plan_opts, popts, .weaken_unresolved = weaken);
 	struct mkf_cache_entry ce;
-	struct mkf_kernel_opts custom;
-	const struct mkf_kernel_opts *ko = kernel_opts_of(mo, opts, &custom);
-	bool cached = use_cache(mo), parsed = false;
+	struct mkf_kernel_opts ko;
+	/* The cache keys by the kernel's files: only a kernel known by them. */
+	bool files_known = !kernel_files(mo, opts, &ko);
+	bool cached = cache_dir && *cache_dir && files_known, parsed = false;
 	struct mkf_kernel *owned = NULL;
 	const struct mkf_kernel *k;
 	struct mkf_plan *plan = NULL;
-	struct mkf_plan **plan_out = OPTS_GET(mo, plan, NULL);
 	struct mkf_obj obj;
 	int err = 0;
 
 	*out = (void *)obj_buf;
 	*out_sz = obj_buf_sz;
-	if (plan_out)
-		*plan_out = NULL;
 	err = check_one_kernel(mo, opts);
 	if (err)
 		return err;
-	if (cached && mkf_cache_prepare(&ce, OPTS_GET(mo, cache_dir, NULL), ko, allow, weaken,
-					obj_buf, obj_buf_sz))
+	if (cached && mkf_cache_prepare(&ce, cache_dir, &ko, allow, weaken, obj_buf, obj_buf_sz))
 		cached = false;
 	if (cached && from_cache(&ce, name, obj_buf, obj_buf_sz, out, out_sz)) {
 		mkf_cache_release(&ce);
 		return 0;
 	}
-	k = get_kernel(mo, ko, &owned);
+	k = get_kernel(mo, &ko, &owned);
 	if (!k) {
 		err = -errno;
 		goto out;
@@ -249,8 +223,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	parsed = true;
 	if (err)
 		goto out;
-	/* Reasons in words for the log, and for a plan handed out. */
-	plan = mkf_plan_compute_obj(&obj, k, &popts, mkf_libbpf_model_linked(), plan_out);
+	/* Reasons in words only for the log: nobody else sees this plan. */
+	plan = mkf_plan_compute_obj(&obj, name, k, &popts, mkf_libbpf_model_linked(), false);
 	if (!plan) {
 		err = -errno;
 		goto out;
@@ -272,12 +246,8 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 	 * key describes: a module that came or went while the kernel was
 	 * read would otherwise be remembered wrong.
 	 */
-	if (cached && !err && mkf_cache_key_holds(&ce, ko, allow, weaken))
+	if (cached && !err && mkf_cache_key_holds(&ce, &ko, allow, weaken))
 		mkf_cache_put(&ce, obj_buf, obj_buf_sz, *out == obj_buf ? NULL : plan);
-	if (plan_out && !err) {
-		*plan_out = plan;
-		plan = NULL;
-	}
 out:
 	mkf_plan__free(plan);
 	if (parsed)
@@ -288,50 +258,16 @@ out:
 	return err;
 }
 
-/* libbpf names an object after its file (up to the first '.') and
- * prefixes internal maps with that name: keep it identical. */
-static char *object_name_of(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return strndup(base, strcspn(base, "."));
-}
-
-/*
- * libbpf's options with object_name set, keeping any fields newer than
- * the libbpf headers this library was built with.
- */
-static struct bpf_object_open_opts *with_name(const struct bpf_object_open_opts *opts,
-					      const char *name)
-{
-	size_t sz = sizeof(*opts), user_sz = opts ? opts->sz : 0;
-	struct bpf_object_open_opts *copy;
-
-	if (user_sz > sz)
-		sz = user_sz;
-	copy = calloc(1, sz);
-	if (!copy)
-		return NULL;
-	if (opts)
-		memcpy(copy, opts, user_sz);
-	copy->sz = sz;
-	if (!copy->object_name)
-		copy->object_name = name;
-	return copy;
-}
-
 static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const char *name,
 				   const struct bpf_object_open_opts *opts,
 				   const struct mkf_open_opts *mo)
 {
-	struct bpf_object_open_opts *named = NULL;
-	struct bpf_object *obj = NULL;
+	struct bpf_object *obj;
 	void *buf;
 	size_t sz;
 	int err;
 
-	/* with_name() would turn a malformed sz into a valid one. */
+	/* Before the work: libbpf's open would refuse them anyway. */
 	if (opts && opts->sz < sizeof(opts->sz)) {
 		pr_err("bpf_object_open_opts size (%zu) is too small\n", opts->sz);
 		return mkf_err_ptr(-EINVAL);
@@ -339,30 +275,11 @@ static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const
 	err = prepare(obj_buf, obj_buf_sz, name, opts, mo, &buf, &sz);
 	if (err)
 		return mkf_err_ptr(err);
-	named = with_name(opts, name);
-	if (!named) {
-		err = -ENOMEM;
-		goto out;
-	}
-	obj = bpf_object__open_mem(buf, sz, named);
+	obj = mkf_libbpf_open(buf, sz, buf != obj_buf, name, opts);
 	err = obj ? 0 : -errno;
-	if (err)
-		pr_err("%s: libbpf cannot open the%s object: %s\n", name,
-		       buf != obj_buf ? " rewritten" : "", strerror(-err));
-out:
-	free(named);
 	if (buf != obj_buf)
 		free(buf);
-	if (err) {
-		struct mkf_plan **plan_out = OPTS_GET(mo, plan, NULL);
-
-		if (plan_out) {
-			mkf_plan__free(*plan_out);
-			*plan_out = NULL;
-		}
-		return mkf_err_ptr(err);
-	}
-	return obj;
+	return obj ? obj : mkf_err_ptr(err);
 }
 
 /* The calls below run inside a diagnostics scope (err_buf). */
@@ -400,44 +317,6 @@ static struct bpf_object *open_mem_named(const void *obj_buf, size_t obj_buf_sz,
 	return open_mem(obj_buf, obj_buf_sz, name, opts, mkf_opts);
 }
 
-static int read_file(const char *path, void **buf, size_t *sz)
-{
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	size_t len = 0, cap = 0, n;
-	int err = 0, read_err = 0;
-
-	if (!f)
-		return -errno;
-	do {
-		if (len == cap) {
-			char *p = realloc(data, cap ? cap * 2 : 65536);
-
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			data = p;
-			cap = cap ? cap * 2 : 65536;
-		}
-		errno = 0;
-		n = fread(data + len, 1, cap - len, f);
-		if (!n && ferror(f))
-			read_err = errno; /* EISDIR for a directory */
-		len += n;
-	} while (n > 0);
-	if (!err && ferror(f))
-		err = read_err ? -read_err : -EIO;
-	fclose(f);
-	if (err) {
-		free(data);
-		return err;
-	}
-	*buf = data;
-	*sz = len;
-	return 0;
-}
-
 static struct bpf_object *open_file(const char *path, const struct bpf_object_open_opts *opts,
 				    const struct mkf_open_opts *mkf_opts)
 {
@@ -453,12 +332,12 @@ static struct bpf_object *open_file(const char *path, const struct bpf_object_op
 		pr_err("mkf_object__open_file: no path given\n");
 		return mkf_err_ptr(-EINVAL);
 	}
-	err = read_file(path, &buf, &sz);
+	err = mkf_read_file(path, &buf, &sz);
 	if (err) {
 		pr_err("%s: %s\n", path, strerror(-err));
 		return mkf_err_ptr(err);
 	}
-	name = object_name_of(path);
+	name = mkf_object_name_of(path);
 	if (!name) {
 		free(buf);
 		return mkf_err_ptr(-ENOMEM);
@@ -497,14 +376,6 @@ static int open_skeleton(struct bpf_object_skeleton *s, const struct bpf_object_
 	s->data_sz = orig_sz;
 	if (buf != orig_data)
 		free(buf);
-	if (err) {
-		struct mkf_plan **plan_out = OPTS_GET(mkf_opts, plan, NULL);
-
-		if (plan_out) {
-			mkf_plan__free(*plan_out);
-			*plan_out = NULL;
-		}
-	}
 	return mkf_err(err);
 }
 

@@ -640,25 +640,23 @@ out:
 	return plan;
 }
 
-struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
+struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const char *name,
+				      const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
 				      const struct mkf_libbpf_model *lbm, bool words)
 {
-	const char *obj_name = OPTS_GET(opts, object_name, NULL);
-
 	if (!OPTS_VALID(opts, mkf_plan_opts))
 		return mkf_err_ptr(-EINVAL);
-	return compute(obj, obj_name ?: "object", kernel, opts, lbm, words);
+	return compute(obj, name, kernel, opts, lbm, words);
 }
 
-/* Parse the bytes, then plan: what mkf_plan__compute() does for one libbpf. */
-static struct mkf_plan *parse_and_compute(const void *obj_buf, size_t obj_buf_sz,
-					  const struct mkf_kernel *kernel,
-					  const struct mkf_plan_opts *opts,
-					  const struct mkf_libbpf_model *lbm)
+/* Read the bytes, then plan. */
+static struct mkf_plan *read_and_compute(const void *obj_buf, size_t obj_buf_sz,
+					 const struct mkf_kernel *kernel,
+					 const struct mkf_plan_opts *opts,
+					 const struct mkf_libbpf_model *lbm)
 {
 	struct mkf_plan *plan;
-	const char *obj_name;
 	struct mkf_obj obj;
 	int err;
 
@@ -668,39 +666,37 @@ static struct mkf_plan *parse_and_compute(const void *obj_buf, size_t obj_buf_sz
 		pr_err("mkf_plan__compute: no %s given\n", obj_buf ? "kernel" : "object");
 		return mkf_err_ptr(-EINVAL);
 	}
-	obj_name = OPTS_GET(opts, object_name, NULL) ?: "object";
 	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
 	if (err) {
-		pr_err("%s: cannot read the object: %s\n", obj_name, strerror(-err));
+		pr_err("object: cannot read the object: %s\n", strerror(-err));
 		return mkf_err_ptr(err);
 	}
-	plan = compute(&obj, obj_name, kernel, opts, lbm, true);
+	plan = compute(&obj, "object", kernel, opts, lbm, true);
 	err = plan ? 0 : -errno;
 	mkf_obj_release(&obj);
 	return plan ? plan : mkf_err_ptr(err);
 }
+
+#define WITH_DIAG_PLAN(opts, call)						\
+	({									\
+		struct mkf_diag_scope __scope;					\
+		struct mkf_plan *__plan;					\
+		int __err;							\
+										\
+		mkf_diag_enter(&__scope, OPTS_GET(opts, err_buf, NULL),		\
+			       OPTS_GET(opts, err_buf_sz, 0));			\
+		__plan = (call);						\
+		__err = __plan ? 0 : errno;					\
+		mkf_diag_leave(&__scope, __err);				\
+		__plan ? __plan : mkf_err_ptr(-__err);				\
+	})
 
 struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
 				      const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
 				      const struct mkf_libbpf_model *lbm)
 {
-	struct mkf_diag_scope scope;
-	struct mkf_plan *plan;
-	int err;
-
-	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
-	plan = parse_and_compute(obj_buf, obj_buf_sz, kernel, opts, lbm);
-	err = plan ? 0 : errno;
-	mkf_diag_leave(&scope, err);
-	return plan ? plan : mkf_err_ptr(-err);
-}
-
-struct mkf_plan *mkf_plan__compute(const void *obj_buf, size_t obj_buf_sz,
-				   const struct mkf_kernel *kernel,
-				   const struct mkf_plan_opts *opts)
-{
-	return mkf_plan_compute_for(obj_buf, obj_buf_sz, kernel, opts, mkf_libbpf_model_linked());
+	return WITH_DIAG_PLAN(opts, read_and_compute(obj_buf, obj_buf_sz, kernel, opts, lbm));
 }
 
 void mkf_plan__free(struct mkf_plan *plan)

@@ -121,14 +121,20 @@ struct mkf_libbpf_model;
  * words is set (a plan someone may ask mkf_plan_entry__reason() of).
  * NULL with errno set.
  */
-struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const struct mkf_kernel *kernel,
+struct mkf_plan *mkf_plan_compute_obj(const struct mkf_obj *obj, const char *name,
+				      const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
 				      const struct mkf_libbpf_model *lbm, bool words);
+/* Whether plan describes this very object: same externs, same symbols. */
+bool mkf_plan_fits(const struct mkf_plan *plan, const struct mkf_obj *obj);
 /* Apply plan to obj (the object it was computed for): *new_buf as mkf_object__rewrite(). */
 int mkf_obj_apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **new_buf,
 		  size_t *new_sz);
 
-/* mkf_plan__compute() for a given libbpf (the public one: the linked one). */
+/*
+ * The bytes read, then planned for a given libbpf, in one call (for
+ * tests that model another libbpf than the linked one).
+ */
 struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
 				      const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,

@@ -19,8 +19,7 @@
 #include "opts.h"
 #include "plan.h"
 
-/* The plan must describe this very object: same externs, same symbols. */
-static bool plan_matches(const struct mkf_plan *plan, const struct mkf_obj *obj)
+bool mkf_plan_fits(const struct mkf_plan *plan, const struct mkf_obj *obj)
 {
 	size_t i;
 
@@ -304,7 +303,7 @@ static int apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **
 
 	*new_buf = NULL;
 	*new_sz = 0;
-	if (!plan_matches(plan, obj)) {
+	if (!mkf_plan_fits(plan, obj)) {
 		pr_err("the plan was computed for a different object\n");
 		return -EINVAL;
 	}
@@ -370,36 +369,3 @@ int mkf_obj_apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void *
 	return apply(obj, plan, new_buf, new_sz);
 }
 
-/* mkf_object__rewrite(): the bytes parsed, then the plan applied. */
-static int rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
-		   void **new_buf, size_t *new_sz)
-{
-	struct mkf_obj obj;
-	int err;
-
-	if (!obj_buf || !plan || !new_buf || !new_sz) {
-		pr_err("mkf_object__rewrite: no %s given\n",
-		       !obj_buf ? "object" : !plan ? "plan" : "output buffer");
-		return -EINVAL;
-	}
-	*new_buf = NULL;
-	*new_sz = 0;
-	err = mkf_obj_read(&obj, obj_buf, obj_buf_sz);
-	if (!err)
-		err = apply(&obj, plan, new_buf, new_sz);
-	mkf_obj_release(&obj);
-	return err;
-}
-
-int mkf_object__rewrite(const void *obj_buf, size_t obj_buf_sz, const struct mkf_plan *plan,
-			void **new_buf, size_t *new_sz, const struct mkf_rewrite_opts *opts)
-{
-	struct mkf_diag_scope scope;
-	int err;
-
-	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
-	err = OPTS_VALID(opts, mkf_rewrite_opts) ? rewrite(obj_buf, obj_buf_sz, plan, new_buf,
-							   new_sz) : -EINVAL;
-	mkf_diag_leave(&scope, err);
-	return mkf_err(err);
-}

@@ -69,12 +69,17 @@ int example_open_load(const struct example *ex, struct bpf_object_skeleton *s,
 	if (ex->plain) {
 		rc = example_open_plain(ex, s);
 	} else {
-		struct mkf_plan *plan = NULL;
-		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
+		struct mkf_kernel *k = mkf_kernel__load(NULL);
+		MKF_OPTS(mkf_object_opts, oo, .object_name = s->name);
+		struct mkf_object *obj = k ? mkf_object__new(s->data, s->data_sz, &oo) : NULL;
+		struct mkf_plan *plan = obj ? mkf_plan__compute(obj, k, NULL) : NULL;
 
-		err = mkf_object__open_skeleton(s, NULL, &opts);
+		err = !plan ? -errno : mkf_plan__unresolved_cnt(plan) ? -ESRCH
+					: mkf_skeleton__open(s, obj, plan, NULL);
 		rc = example_report(ex, err, plan, kfunc);
 		mkf_plan__free(plan);
+		mkf_object__free(obj);
+		mkf_kernel__free(k);
 	}
 	return rc == EXAMPLE_OK ? example_load(ex, s) : rc;
 }

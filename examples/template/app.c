@@ -80,10 +80,49 @@ static int run(struct app *skel, unsigned int n)
 	return got == n ? 0 : 1;
 }
 
+/*
+ * The skeleton's app__open(), through libmagic-kfunc, in the steps that
+ * leave the plan in our hands: read the embedded object once, plan it
+ * for the running kernel, print the plan, open the skeleton as the plan
+ * rewrites it. (Without the printing, one call does it all:
+ * MKF_SKEL_OPEN(app, NULL, NULL).)
+ */
+static struct app *open_app(void)
+{
+	struct app *skel = calloc(1, sizeof(*skel));
+	struct mkf_kernel *kernel = NULL;
+	struct mkf_object *obj = NULL;
+	struct mkf_plan *plan = NULL;
+	int err = skel ? app__create_skeleton(skel) : -ENOMEM;
+
+	if (!err) {
+		MKF_OPTS(mkf_object_opts, oo, .object_name = skel->skeleton->name);
+
+		kernel = mkf_kernel__load(NULL);	/* the running kernel */
+		obj = kernel ? mkf_object__new(skel->skeleton->data, skel->skeleton->data_sz,
+					       &oo) : NULL;
+		plan = obj ? mkf_plan__compute(obj, kernel, NULL) : NULL;
+		err = plan ? 0 : -errno;
+	}
+	if (plan) {
+		print_plan(plan);
+		/* A strong extern that fits nothing: loading would fail. */
+		err = mkf_plan__unresolved_cnt(plan) ? -ESRCH
+						     : mkf_skeleton__open(skel->skeleton, obj, plan, NULL);
+	}
+	mkf_plan__free(plan);
+	mkf_object__free(obj);
+	mkf_kernel__free(kernel);
+	if (err) {
+		app__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
 int main(int argc, char **argv)
 {
-	struct mkf_plan *plan = NULL;
-	MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
 	unsigned int n = argc > 1 ? (unsigned int)strtoul(argv[1], NULL, 10) : 3;
 	struct app *skel;
 	int rc;
@@ -92,15 +131,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: app [N]   (N from 1 to %d)\n", SLOTS);
 		return 64;
 	}
-	/* The one libmagic-kfunc call: instead of app__open(). */
-	skel = MKF_SKEL_OPEN(app, NULL, &opts);
+	skel = open_app();
 	if (!skel) {
 		fprintf(stderr, "app: cannot open the object: %s\n", strerror(errno));
-		mkf_plan__free(plan);
 		return 1;
 	}
-	print_plan(plan);
-	mkf_plan__free(plan);
 	if (app__load(skel)) {
 		fprintf(stderr, "app: the kernel refused the program\n");
 		rc = 1;

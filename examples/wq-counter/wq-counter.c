@@ -73,17 +73,32 @@ int main(int argc, char **argv)
 		rc = example_open_plain(&ex, skel->skeleton);
 	} else {
 		/*
-		 * The one libmagic-kfunc call a loader needs, instead of
-		 * wq_counter__open(): the embedded object is rewritten for
-		 * the running kernel, then opened. The plan says what each
-		 * kfunc extern was bound to.
+		 * Instead of wq_counter__open(): the embedded object is read
+		 * once, planned for the running kernel (the plan says what
+		 * each kfunc extern binds to), and the skeleton opened as the
+		 * plan rewrites it. MKF_SKEL_OPEN(wq_counter, NULL, NULL)
+		 * does the same in one call, keeping the plan to itself.
 		 */
+		struct mkf_kernel *k = mkf_kernel__load(NULL);
+		struct mkf_object *obj = NULL;
 		struct mkf_plan *plan = NULL;
-		MKF_OPTS(mkf_open_opts, opts, .plan = &plan);
+		int err;
 
-		skel = MKF_SKEL_OPEN(wq_counter, NULL, &opts);
-		rc = example_report(&ex, skel ? 0 : -errno, plan, KFUNC);
+		skel = calloc(1, sizeof(*skel));
+		err = skel ? wq_counter__create_skeleton(skel) : -ENOMEM;
+		if (!err && k) {
+			MKF_OPTS(mkf_object_opts, oo, .object_name = skel->skeleton->name);
+
+			obj = mkf_object__new(skel->skeleton->data, skel->skeleton->data_sz, &oo);
+			plan = obj ? mkf_plan__compute(obj, k, NULL) : NULL;
+		}
+		if (!err)
+			err = !plan ? -errno : mkf_plan__unresolved_cnt(plan) ? -ESRCH
+						: mkf_skeleton__open(skel->skeleton, obj, plan, NULL);
+		rc = example_report(&ex, err, plan, KFUNC);
 		mkf_plan__free(plan);
+		mkf_object__free(obj);
+		mkf_kernel__free(k);
 	}
 	if (rc == EXAMPLE_OK)
 		rc = example_load(&ex, skel->skeleton);

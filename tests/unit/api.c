@@ -431,14 +431,14 @@ static void test_weaken(const struct mkf_kernel *k, const char *path)
 	int err;
 
 	err = k ? t_read_file(path, &buf, &sz) : -EINVAL;
-	plan = err ? NULL : mkf_plan__compute(buf, sz, k, &po);
+	plan = err ? NULL : t_plan(buf, sz, k, &po);
 	e = mkf_plan__find_entry(plan, "bpf_list_push_back");
 	T_EXPECT("weaken: the plan makes the strong extern weak, not unresolved",
 		 e && mkf_plan_entry__decision(e) == MKF_DECISION_WEAKEN &&
 		 mkf_plan__unresolved_cnt(plan) == 0 && mkf_plan__change_cnt(plan) == 1 &&
 		 strstr(mkf_plan_entry__reason(e), "weakened") &&
 		 !strcmp(mkf_decision_str(MKF_DECISION_WEAKEN), "weaken"));
-	err = plan ? mkf_object__rewrite(buf, sz, plan, &out, &out_sz, NULL) : -EINVAL;
+	err = plan ? t_rewrite(buf, sz, plan, &out, &out_sz, NULL) : -EINVAL;
 	T_EXPECT("weaken: the original symbol is global, the rewritten one weak",
 		 !err && sym_bind(buf, sz, "bpf_list_push_back") == STB_GLOBAL &&
 		 sym_bind(out, out_sz, "bpf_list_push_back") == STB_WEAK);
@@ -456,10 +456,12 @@ static void test_open(void)
 	struct btf *vm616 = fx_kernel(FX_616);
 	struct mkf_kernel *k616 = mkf_kernel__new(vm616);
 	struct mkf_plan *plan = NULL;
-	MKF_OPTS(mkf_open_opts, mo, .kernel = k616, .plan = &plan);
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k616);
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = vmlinux_path);
-	MKF_OPTS(mkf_open_opts, mo_files, .kernel_opts = &ko);
+	struct mkf_kernel *kfile = mkf_kernel__load(&ko);
+	MKF_OPTS(mkf_open_opts, mo_files, .kernel = kfile);
 	LIBBPF_OPTS(bpf_object_open_opts, custom, .btf_custom_path = vmlinux_path);
+	struct mkf_object *mobj;
 	struct mkf_kernel *kbare;
 	struct btf *bare;
 	const struct mkf_plan_entry *e;
@@ -472,8 +474,17 @@ static void test_open(void)
 	obj = mkf_object__open_file(path, NULL, &mo);
 	t_check("open_file: same object name, programs and maps as bpf_object__open_file",
 		same_as_plain(obj, path, why, sizeof(why)), "%s", why);
+	bpf_object__close(obj);
+	/* The same in three steps, the plan in the caller's hands. */
+	mobj = mkf_object__new_file(path, NULL);
+	T_EXPECT("mkf_object__new_file: named as libbpf names it",
+		 mobj && !strcmp(mkf_object__name(mobj), "unit_wq_new"));
+	plan = mobj ? mkf_plan__compute(mobj, k616, NULL) : NULL;
+	obj = plan ? mkf_object__open(mobj, plan, NULL) : NULL;
+	t_check("mkf_object__open: as mkf_object__open_file",
+		same_as_plain(obj, path, why, sizeof(why)), "%s", why);
 	e = plan ? mkf_plan__find_entry(plan, "bpf_wq_set_callback") : NULL;
-	t_check("open_file: the plan is handed back", e &&
+	t_check("mkf_plan__compute: the plan of the object", e &&
 		!strcmp(mkf_plan_entry__kernel_name(e), "bpf_wq_set_callback_impl") &&
 		mkf_plan_entry__proto_change(e) == MKF_PROTO_EXTEND &&
 		mkf_plan_entry__rule(e) == MKF_RULE_IMPL_EXTEND, "plan %p", (void *)plan);
@@ -485,28 +496,29 @@ static void test_open(void)
 	bpf_object__close(obj);
 	mkf_plan__free(plan);
 	plan = NULL;
+	mkf_object__free(mobj);
 
 	obj = mkf_object__open_file(path, NULL, &mo_files);
-	t_check("open_file: kernel loaded from kernel_opts", obj != NULL, "errno %d", errno);
+	t_check("open_file: a kernel loaded from its file", obj != NULL, "errno %d", errno);
 	bpf_object__close(obj);
 	obj = mkf_object__open_file(path, &custom, NULL);
 	t_check("open_file: libbpf's btf_custom_path names the target kernel", obj != NULL,
 		"errno %d", errno);
 	bpf_object__close(obj);
 	obj = mkf_object__open_file(path, &custom, &mo_files);
-	t_check("open_file: btf_custom_path and kernel_opts naming one file", obj != NULL,
+	t_check("open_file: btf_custom_path and the kernel naming one file", obj != NULL,
 		"errno %d", errno);
 	bpf_object__close(obj);
 	custom.btf_custom_path = dir_vmlinux;
 	obj = mkf_object__open_file(path, &custom, &mo_files);
-	t_check("open_file: btf_custom_path and kernel_opts naming copies of one BTF", obj != NULL,
+	t_check("open_file: btf_custom_path and the kernel naming copies of one BTF", obj != NULL,
 		"errno %d", errno);
 	bpf_object__close(obj);
 	custom.btf_custom_path = module_path;
 	t_log_reset();
 	mkf_set_print(t_log_capture);
 	obj = mkf_object__open_file(path, &custom, &mo_files);
-	t_check("open_file: btf_custom_path and kernel_opts naming different kernels is refused",
+	t_check("open_file: btf_custom_path and the kernel naming different kernels is refused",
 		!obj && errno == EINVAL && strstr(t_log, "name different kernels"), "errno %d, log %s",
 		errno, t_log);
 	mkf_set_print(NULL);
@@ -546,6 +558,7 @@ static void test_open(void)
 	t_check("open_mem: NULL buffer -> EINVAL",
 		!mkf_object__open_mem(NULL, 10, NULL, &mo) && errno == EINVAL, "errno %d", errno);
 
+	mkf_kernel__free(kfile);
 	mkf_kernel__free(k616);
 	btf__free(vm616);
 }
@@ -579,6 +592,39 @@ static void test_skeleton(void)
 	unit_wq_new__destroy(skel);
 	T_EXPECT("skeleton: NULL -> EINVAL",
 		mkf_object__open_skeleton(NULL, NULL, &mo) == -EINVAL && errno == EINVAL);
+
+	/* The same with the plan in the caller's hands: mkf_skeleton__open(). */
+	skel = calloc(1, sizeof(*skel));
+	if (skel && !unit_wq_new__create_skeleton(skel)) {
+		MKF_OPTS(mkf_object_opts, oo, .object_name = skel->skeleton->name);
+		struct mkf_object *obj = mkf_object__new(skel->skeleton->data,
+							 skel->skeleton->data_sz, &oo);
+		struct mkf_object *other = t_object("unit_wq_old");
+		struct mkf_plan *plan = obj ? mkf_plan__compute(obj, k, NULL) : NULL;
+		struct mkf_plan *other_plan = other ? mkf_plan__compute(other, k, NULL) : NULL;
+
+		data = skel->skeleton->data;
+		data_sz = skel->skeleton->data_sz;
+		err = other ? mkf_skeleton__open(skel->skeleton, other, other_plan, NULL) : 0;
+		T_EXPECT("mkf_skeleton__open: another object than the skeleton's -> EINVAL",
+			 err == -EINVAL && errno == EINVAL && !skel->obj);
+		err = plan && other_plan ? mkf_skeleton__open(skel->skeleton, obj, other_plan, NULL)
+					 : 0;
+		T_EXPECT("mkf_skeleton__open: another object's plan -> EINVAL",
+			 err == -EINVAL && errno == EINVAL && !skel->obj);
+		err = plan ? mkf_skeleton__open(skel->skeleton, obj, plan, NULL) : -1;
+		t_check("mkf_skeleton__open: opens through the plan's rewrite", !err && skel->obj &&
+			skel->progs.set_wq && skel->maps.wqs && skel->bss, "err %d", err);
+		T_EXPECT("mkf_skeleton__open: embedded ELF pointer and size restored",
+			 skel->skeleton->data == data && skel->skeleton->data_sz == data_sz);
+		mkf_plan__free(plan);
+		mkf_plan__free(other_plan);
+		mkf_object__free(obj);
+		mkf_object__free(other);
+	} else {
+		t_fail("mkf_skeleton__open: opens through the plan's rewrite", "create_skeleton failed");
+	}
+	unit_wq_new__destroy(skel);
 	mkf_kernel__free(k);
 	btf__free(vm);
 }
@@ -588,23 +634,21 @@ static void test_skel_open_macro(void)
 {
 	struct btf *vm = fx_kernel(FX_616);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
-	struct mkf_plan *plan = NULL;
-	MKF_OPTS(mkf_open_opts, mo, .kernel = k, .plan = &plan);
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k);
 	struct mkf_open_opts bad = { .sz = 1 };
-	const struct mkf_plan_entry *e;
 	struct unit_wq_new *skel;
 
+	t_log_reset();
+	mkf_set_print(t_log_capture);
 	skel = MKF_SKEL_OPEN(unit_wq_new, NULL, &mo);
+	mkf_set_print(NULL);
 	t_check("MKF_SKEL_OPEN: opens through the rewrite",
 		skel && skel->obj && skel->progs.set_wq && skel->maps.wqs && skel->bss,
 		"errno %d", errno);
-	e = mkf_plan__find_entry(plan, "bpf_wq_set_callback");
-	t_check("MKF_SKEL_OPEN: the plan binds bpf_wq_set_callback_impl on 6.16",
-		e && mkf_plan_entry__decision(e) == MKF_DECISION_BIND &&
-		!strcmp(mkf_plan_entry__kernel_name(e), "bpf_wq_set_callback_impl"),
-		"got %s", e ? mkf_plan_entry__kernel_name(e) : "no entry");
+	t_check("MKF_SKEL_OPEN: the log says it binds bpf_wq_set_callback_impl on 6.16",
+		strstr(t_log, "extern 'bpf_wq_set_callback'") &&
+		strstr(t_log, "bpf_wq_set_callback_impl"), "log: %s", t_log);
 	unit_wq_new__destroy(skel);
-	mkf_plan__free(plan);
 
 	errno = 0;
 	skel = MKF_SKEL_OPEN(unit_wq_new, NULL, &bad);
@@ -649,7 +693,7 @@ static bool stderr_has(libbpf_print_fn_t dflt, const char *level, const char *ne
 		object_path("unit_wq_old", path, sizeof(path));
 		if (!k || t_read_file(path, &buf, &sz))
 			_exit(1);
-		plan = mkf_plan__compute(buf, sz, k, NULL);
+		plan = t_plan(buf, sz, k, NULL);
 		mkf_plan__free(plan);
 		mkf_kernel__free(k);
 		free(buf);
@@ -927,19 +971,26 @@ static void test_null_args(void)
 	Z(mkf_plan_entry__libbpf_outcome(NULL));
 	Z(mkf_plan_entry__reason(NULL));
 	Z(mkf_kernel__new(NULL));
-	Z(mkf_plan__compute(NULL, 0, NULL, NULL));
+	Z(mkf_object__new(NULL, 0, NULL));
+	Z(mkf_object__new_file(NULL, NULL));
+	Z(mkf_object__name(NULL));
+	Z(mkf_plan__compute(NULL, NULL, NULL));
+	Z(mkf_object__open(NULL, NULL, NULL));
 	Z(mkf_object__open_mem(NULL, 0, NULL, NULL));
 	Z(mkf_object__open_file(NULL, NULL, NULL));
 	errno = 0;
 	ok = ok && mkf_kernel__add_module(NULL, "m", NULL) == -EINVAL && errno == EINVAL;
 	errno = 0;
-	ok = ok && mkf_object__rewrite(NULL, 0, NULL, NULL, NULL, NULL) == -EINVAL &&
+	ok = ok && mkf_object__rewrite(NULL, NULL, NULL, NULL, NULL) == -EINVAL &&
 	     errno == EINVAL;
 	errno = 0;
 	ok = ok && mkf_object__open_skeleton(NULL, NULL, NULL) == -EINVAL && errno == EINVAL;
+	errno = 0;
+	ok = ok && mkf_skeleton__open(NULL, NULL, NULL, NULL) == -EINVAL && errno == EINVAL;
 #undef Z
 	mkf_kernel__free(NULL);
 	mkf_plan__free(NULL);
+	mkf_object__free(NULL);
 	T_EXPECT("NULL arguments: zero values and EINVAL everywhere", ok);
 }
 
@@ -970,7 +1021,7 @@ static void test_err_buf(void)
 	struct btf *vm = fx_kernel(FX_70);
 	struct mkf_kernel *k = mkf_kernel__new(vm);
 	char buf[256] = "stale", tiny[8];
-	struct mkf_plan *plan;
+	struct mkf_object *obj;
 
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = "/nonexistent/vmlinux.btf",
 		 .err_buf = buf, .err_buf_sz = sizeof(buf));
@@ -978,14 +1029,17 @@ static void test_err_buf(void)
 		!mkf_kernel__load(&ko) && errno == ENOENT &&
 		strstr(buf, "/nonexistent/vmlinux.btf") && !strchr(buf, '\n') &&
 		strncmp(buf, "libmagic-kfunc:", 15));
-	MKF_OPTS(mkf_plan_opts, po, .err_buf = buf, .err_buf_sz = sizeof(buf));
-	plan = mkf_plan__compute(junk, sizeof(junk), k, &po);
+	MKF_OPTS(mkf_object_opts, po, .err_buf = buf, .err_buf_sz = sizeof(buf));
+	obj = mkf_object__new(junk, sizeof(junk), &po);
 	T_EXPECT("err_buf: a text file is not an ELF object, said so",
-		!plan && errno == EINVAL && strstr(buf, "ELF"));
-	MKF_OPTS(mkf_plan_opts, small, .err_buf = tiny, .err_buf_sz = sizeof(tiny));
-	plan = mkf_plan__compute(junk, sizeof(junk), k, &small);
+		!obj && errno == EINVAL && strstr(buf, "ELF"));
+	MKF_OPTS(mkf_object_opts, small, .err_buf = tiny, .err_buf_sz = sizeof(tiny));
+	obj = mkf_object__new(junk, sizeof(junk), &small);
 	T_EXPECT("err_buf: truncated to err_buf_sz, NUL-terminated",
-		!plan && strlen(tiny) == sizeof(tiny) - 1);
+		!obj && strlen(tiny) == sizeof(tiny) - 1);
+	MKF_OPTS(mkf_plan_opts, pk, .err_buf = buf, .err_buf_sz = sizeof(buf));
+	T_EXPECT("err_buf: mkf_plan__compute without an object says so",
+		 !mkf_plan__compute(NULL, k, &pk) && errno == EINVAL && strstr(buf, "no object"));
 	MKF_OPTS(mkf_open_opts, oo, .kernel = k, .err_buf = buf, .err_buf_sz = sizeof(buf));
 	T_EXPECT("err_buf: mkf_object__open_mem says why too",
 		!mkf_object__open_mem(junk, sizeof(junk), NULL, &oo) && strstr(buf, "ELF"));

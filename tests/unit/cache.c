@@ -115,6 +115,39 @@ static void obj_path(const char *base, char *buf, size_t sz)
 }
 
 /* Open PATH with MO and close it; true if it opened. */
+/*
+ * The kernel the opens below target, as files: one file is libbpf's
+ * btf_custom_path (the open loads it, and the cache keys by it); a BTF
+ * directory is loaded first and given as mkf_open_opts.kernel (the
+ * cache keys by the files it was loaded from). Unless the options name
+ * a kernel themselves.
+ */
+static const struct mkf_kernel_opts *target;
+
+static struct bpf_object *open_obj(const char *path, const void *buf, size_t sz,
+				   const struct mkf_open_opts *mo)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, lo);
+	struct mkf_open_opts m = *mo;
+	struct mkf_kernel *k = NULL;
+	struct bpf_object *obj;
+	int err;
+
+	if (!m.kernel && target && target->btf_dir) {
+		k = mkf_kernel__load(target);
+		if (!k)
+			return NULL;
+		m.kernel = k;
+	} else if (!m.kernel && target) {
+		lo.btf_custom_path = target->vmlinux_path;
+	}
+	obj = path ? mkf_object__open_file(path, &lo, &m) : mkf_object__open_mem(buf, sz, &lo, &m);
+	err = errno;
+	mkf_kernel__free(k);
+	errno = err;
+	return obj;
+}
+
 static bool open_ok(const char *path, const struct mkf_open_opts *mo)
 {
 	struct bpf_object *obj;
@@ -122,7 +155,7 @@ static bool open_ok(const char *path, const struct mkf_open_opts *mo)
 	int err;
 
 	t_log_reset();
-	obj = mkf_object__open_file(path, NULL, mo);
+	obj = open_obj(path, NULL, 0, mo);
 	err = errno;
 	bpf_object__close(obj);
 	errno = err;
@@ -235,15 +268,17 @@ static long long file_size(const char *path)
 static void test_hit_and_miss(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
-	MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
-	MKF_OPTS(mkf_open_opts, weak, .kernel_opts = &ko, .cache_dir = cachedir,
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, plain);
+	MKF_OPTS(mkf_open_opts, weak, .cache_dir = cachedir,
 		 .weaken_unresolved = true);
 	char path[4096], name[256] = "", entry[4400];
 	struct bpf_object *cached, *computed;
 	struct timespec times[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
 	struct stat st;
 	int fd;
+
+	target = &ko;
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	t_check("first open: opens, takes nothing from the cache", open_ok(path, &mo) &&
@@ -258,10 +293,10 @@ static void test_hit_and_miss(void)
 		(long long)st.st_size);
 
 	t_log_reset();
-	cached = mkf_object__open_file(path, NULL, &mo);
+	cached = open_obj(path, NULL, 0, &mo);
 	t_check("second open: from the cache, one info line", cached && logged(HIT) &&
 		!logged("bpf_wq_set_callback_impl"), "log: %s", t_log);
-	computed = mkf_object__open_file(path, NULL, &plain);
+	computed = open_obj(path, NULL, 0, &plain);
 	t_check("second open: the same programs, instruction for instruction, as an open "
 		"without cache", same_programs(cached, computed), "%p %p", (void *)cached,
 		(void *)computed);
@@ -280,7 +315,7 @@ static void test_hit_and_miss(void)
 		if (f)
 			fclose(f);
 		t_log_reset();
-		obj = n && n < sizeof(buf) ? mkf_object__open_mem(buf, n, NULL, &mo) : NULL;
+		obj = n && n < sizeof(buf) ? open_obj(NULL, buf, n, &mo) : NULL;
 		t_check("open_mem of the same bytes: from the cache", obj && logged(HIT),
 			"%zu bytes, log: %s", n, t_log);
 		bpf_object__close(obj);
@@ -401,9 +436,11 @@ static void test_hit_and_miss(void)
 static void test_unchanged_dwarf(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath2);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
 	char path[4096], dwarf[1200], rel[1200], pad[1200], name[256] = "", pad_name[256] = "";
 	char entry[4400], pad_entry[4400];
+
+	target = &ko;
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	snprintf(dwarf, sizeof(dwarf), "%s/dwarf.bpf.o", tmpdir);
@@ -441,23 +478,37 @@ static void test_not_used(void)
 {
 	struct btf *vm = fx_kernel(FX_616);
 	struct mkf_kernel *k = vm ? mkf_kernel__new(vm) : NULL;
-	struct mkf_plan *plan = NULL;
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, with_plan, .kernel_opts = &ko, .cache_dir = cachedir,
-		 .plan = &plan);
+	struct mkf_kernel *kfile = mkf_kernel__load(&ko);
+	MKF_OPTS(mkf_open_opts, with_files, .kernel = kfile, .cache_dir = cachedir);
+	struct mkf_object *obj;
+	struct mkf_plan *plan;
+	struct bpf_object *bo;
 	MKF_OPTS(mkf_open_opts, with_kernel, .kernel = k, .cache_dir = cachedir);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
 	char path[4096], file[1200];
 	int before;
+
+	target = &ko;
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	t_check("an entry for this object and kernel", open_ok(path, &mo) && open_ok(path, &mo) &&
 		logged(HIT), "log: %s", t_log);
 	before = entries(NULL, 0);
-	t_check("a plan asked for: computed, not cached", open_ok(path, &with_plan) && plan &&
-		!logged(HIT) && entries(NULL, 0) == before, "plan %p, log: %s", (void *)plan,
-		t_log);
+	/* The plan in the caller's hands: three steps, no cache. */
+	obj = mkf_object__new_file(path, NULL);
+	plan = obj ? mkf_plan__compute(obj, kfile, NULL) : NULL;
+	t_log_reset();
+	bo = plan ? mkf_object__open(obj, plan, NULL) : NULL;
+	t_check("mkf_object__open: computed, not cached", bo && !logged(HIT) &&
+		entries(NULL, 0) == before, "log: %s", t_log);
+	bpf_object__close(bo);
 	mkf_plan__free(plan);
+	mkf_object__free(obj);
+	t_check("a kernel loaded from its files: the same entry (keyed by its files)",
+		open_ok(path, &with_files) && logged(HIT) && entries(NULL, 0) == before,
+		"log: %s", t_log);
+	mkf_kernel__free(kfile);
 	t_check("a kernel given as a struct: not cached", open_ok(path, &with_kernel) &&
 		!logged(HIT) && entries(NULL, 0) == before, "log: %s", t_log);
 	mkf_kernel__free(k);
@@ -467,8 +518,9 @@ static void test_not_used(void)
 	{
 		struct btf *bare = btf__new_empty();
 		MKF_OPTS(mkf_kernel_opts, kb, .vmlinux_path = file);
-		MKF_OPTS(mkf_open_opts, bare_mo, .kernel_opts = &kb, .cache_dir = cachedir);
+		MKF_OPTS(mkf_open_opts, bare_mo, .cache_dir = cachedir);
 
+		target = &kb;
 		snprintf(file, sizeof(file), "%s/bare.btf", tmpdir);
 		if (bare)
 			btf__add_int(bare, "int", 4, BTF_INT_SIGNED);
@@ -481,13 +533,14 @@ static void test_not_used(void)
 			"errno %d, entries %d", errno, entries(NULL, 0));
 		t_check("unresolved strong extern: ESRCH again", !open_ok(path, &bare_mo) &&
 			errno == ESRCH, "errno %d", errno);
+		target = &ko;
 	}
 
 	/* A directory that cannot be one: the open works, and says so. */
 	snprintf(file, sizeof(file), "%s/not-a-dir", tmpdir);
 	close(open(file, O_CREAT | O_WRONLY, 0600));
 	{
-		MKF_OPTS(mkf_open_opts, file_mo, .kernel_opts = &ko, .cache_dir = file);
+		MKF_OPTS(mkf_open_opts, file_mo, .cache_dir = file);
 
 		obj_path("unit_wq_new", path, sizeof(path));
 		t_check("cache_dir is a file: opens anyway, warns", open_ok(path, &file_mo) &&
@@ -499,10 +552,12 @@ static void test_not_used(void)
 static void test_btf_dir(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .btf_dir = btfdir);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
 	char path[4096], boot[64] = "", stale[1300], stale_tmp[1400], mod[1200];
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	bool have_boot = f && fgets(boot, sizeof(boot), f) && strlen(boot) >= 8;
+
+	target = &ko;
 
 	if (f)
 		fclose(f);
@@ -660,8 +715,8 @@ static bool as_computed(const char *path, const struct mkf_open_opts *mo,
 	bool same;
 
 	t_log_reset();
-	a = mkf_object__open_file(path, NULL, mo);
-	b = mkf_object__open_file(path, NULL, plain);
+	a = open_obj(path, NULL, 0, mo);
+	b = open_obj(path, NULL, 0, plain);
 	same = same_programs(a, b);
 	bpf_object__close(a);
 	bpf_object__close(b);
@@ -676,11 +731,13 @@ static bool as_computed(const char *path, const struct mkf_open_opts *mo,
 static void test_forged(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
-	MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, plain);
 	char path[4096], other[4096], name[256] = "", oname[256] = "", entry[4400], oentry[4400];
 	size_t n, on;
 	char *buf, *obuf;
+
+	target = &ko;
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	obj_path("unit_list", other, sizeof(other));
@@ -745,7 +802,7 @@ static void test_plan_decode(void)
 	obj_path("unit_list", path, sizeof(path));
 	buf = slurp(path, &n);
 	if (buf && k)
-		plan = mkf_plan__compute(buf, n, k, NULL);
+		plan = t_plan(buf, n, k, NULL);
 	t_check("decode: a plan that changes the object", plan && plan->change_cnt &&
 		!mkf_cache_plan_encode(plan, &rec, &rec_sz), "errno %d", errno);
 	for (i = 0; plan && i < plan->entry_cnt; i++)
@@ -859,10 +916,12 @@ static bool open_logs(void *arg)
 static void test_fifo(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cachedir);
+	MKF_OPTS(mkf_open_opts, mo, .cache_dir = cachedir);
 	char path[4096], name[256] = "", entry[4400];
 	struct open_args a = { path, &mo, "ignoring" };
 	bool ok = false;
+
+	target = &ko;
 
 	obj_path("unit_wq_new", path, sizeof(path));
 	remove_tree(cachedir);
@@ -921,9 +980,12 @@ static int step(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[0], "open")) {
 		MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = argv[2]);
-		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = argv[1]);
-		MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
-		bool same = as_computed(argv[3], &mo, &plain);
+		MKF_OPTS(mkf_open_opts, mo, .cache_dir = argv[1]);
+		MKF_OPTS(mkf_open_opts, plain);
+		bool same;
+
+		target = &ko;
+		same = as_computed(argv[3], &mo, &plain);
 
 		printf("%s\n%s", same ? "same" : "different", t_log);
 		return same ? 0 : 1;
@@ -1024,7 +1086,7 @@ static bool root_key_names_root(const char *path)
 static void test_other_user(void)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, plain, .kernel_opts = &ko);
+	MKF_OPTS(mkf_open_opts, plain);
 	char path[4096], other[4096], shared[1200], victim[1200], link_dir[1300], mid[1400];
 	char theirs[1200], name[256] = "", entry[4400], out[16384], fifo[1500], own[1200];
 	const char *mkfifo_argv[] = { "mkfifo", fifo, NULL };
@@ -1037,6 +1099,8 @@ static void test_other_user(void)
 	char *obuf;
 	bool ok = false;
 	int rc;
+
+	target = &ko;
 
 	if (geteuid() != 0 || as_nobody(false, out, sizeof(out),
 					 (const char *const[]){ "true", NULL })) {
@@ -1073,8 +1137,8 @@ static void test_other_user(void)
 
 	/* Its FIFO in a shared directory, at the name of root's entry. */
 	{
-		MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = own);
-		MKF_OPTS(mkf_open_opts, smo, .kernel_opts = &ko, .cache_dir = shared);
+		MKF_OPTS(mkf_open_opts, mo, .cache_dir = own);
+		MKF_OPTS(mkf_open_opts, smo, .cache_dir = shared);
 		struct open_args a = { path, &smo, NULL };
 
 		open_ok(path, &mo);
@@ -1103,7 +1167,7 @@ static void test_other_user(void)
 	/* Its link as the cache directory, to a directory of root's. */
 	snprintf(link_dir, sizeof(link_dir), "%s/cache", shared);
 	{
-		MKF_OPTS(mkf_open_opts, lmo, .kernel_opts = &ko, .cache_dir = link_dir);
+		MKF_OPTS(mkf_open_opts, lmo, .cache_dir = link_dir);
 		DIR *d;
 		int n = 0;
 
@@ -1143,7 +1207,7 @@ static void test_other_user(void)
 	t_check("other user: a directory of its own", !chown(theirs, 65534, 65534),
 		"errno %d", errno);
 	{
-		MKF_OPTS(mkf_open_opts, tmo, .kernel_opts = &ko, .cache_dir = theirs);
+		MKF_OPTS(mkf_open_opts, tmo, .cache_dir = theirs);
 
 		t_check("other user: its directory as root's cache: not used, said so",
 			open_ok(path, &tmo) && logged("belongs to uid 65534"), "log: %s", t_log);

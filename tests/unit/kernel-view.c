@@ -416,7 +416,7 @@ static void plan_text(const struct mkf_plan *plan, struct mkf_sb *sb)
 static void plan_and_rewrite(const void *buf, size_t sz, const struct mkf_kernel *k,
 			     struct mkf_sb *text, void **out, size_t *out_sz)
 {
-	struct mkf_plan *plan = mkf_plan__compute(buf, sz, k, NULL);
+	struct mkf_plan *plan = t_plan(buf, sz, k, NULL);
 	int err;
 
 	*out = NULL;
@@ -426,7 +426,7 @@ static void plan_and_rewrite(const void *buf, size_t sz, const struct mkf_kernel
 		return;
 	}
 	plan_text(plan, text);
-	err = mkf_object__rewrite(buf, sz, plan, out, out_sz, NULL);
+	err = t_rewrite(buf, sz, plan, out, out_sz, NULL);
 	if (err)
 		mkf_sb_printf(text, "no rewrite: %d\n", err);
 	mkf_plan__free(plan);

@@ -247,12 +247,12 @@ static void test_plan_across_dwarf(const struct image *img, const char *prefix)
 		t_fail("a plan across a change: setup", "failed for %s", prefix);
 		goto out;
 	}
-	old = mkf_plan__compute(img->buf, img->sz, k, NULL);
+	old = t_plan(img->buf, img->sz, k, NULL);
 	e.buf[shdr(&e, d)->sh_offset] ^= 0x5a;
-	fresh = mkf_plan__compute(e.buf, e.sz, k, NULL);
+	fresh = t_plan(e.buf, e.sz, k, NULL);
 	if (old && fresh) {
-		err_a = mkf_object__rewrite(e.buf, e.sz, old, &a, &a_sz, NULL);
-		err_b = mkf_object__rewrite(e.buf, e.sz, fresh, &b, &b_sz, NULL);
+		err_a = t_rewrite(e.buf, e.sz, old, &a, &a_sz, NULL);
+		err_b = t_rewrite(e.buf, e.sz, fresh, &b, &b_sz, NULL);
 	}
 	snprintf(name, sizeof(name), "a plan across a change of %s: changes, calls patched",
 		 prefix);

@@ -105,8 +105,11 @@ static void test_open(const void *buf, size_t sz, const struct mkf_kernel *k)
 static void test_cache_hit(const void *buf, size_t sz, const char *kpath, const char *cdir)
 {
 	MKF_OPTS(mkf_kernel_opts, ko, .vmlinux_path = kpath);
-	MKF_OPTS(mkf_open_opts, mo, .kernel_opts = &ko, .cache_dir = cdir);
-	bool first = counted_open(buf, sz, &mo), hit = counted_open(buf, sz, &mo);
+	struct mkf_kernel *k = mkf_kernel__load(&ko);
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k, .cache_dir = cdir);
+	bool first = k && counted_open(buf, sz, &mo), hit = k && counted_open(buf, sz, &mo);
+
+	mkf_kernel__free(k);
 
 	t_check("a cache hit opens from the cache", first && hit &&
 		strstr(t_log, "from the rewrite cache"), "errno %d: %s", errno, t_log);
@@ -121,29 +124,69 @@ static void test_cache_hit(const void *buf, size_t sz, const char *kpath, const 
 /* Words for the resolver's decisions: only for a reader. */
 static void test_words(const void *buf, size_t sz, const struct mkf_kernel *k)
 {
-	struct mkf_plan *plan = NULL;
 	MKF_OPTS(mkf_open_opts, mo, .kernel = k);
-	MKF_OPTS(mkf_open_opts, with_plan, .kernel = k, .plan = &plan);
+	struct mkf_object *obj;
+	struct mkf_plan *plan;
 	bool opened;
 	size_t i, n, worded = 0;
 
 	mkf_set_print(NULL);
 	opened = counted_open(buf, sz, &mo);
-	t_check("no log, no plan asked for: no reason is put into words", opened && !says,
+	t_check("no log, no plan handed out: no reason is put into words", opened && !says,
 		"opened %d, %d reasons made", opened, says);
-	opened = counted_open(buf, sz, &with_plan);
+	says = 0;
+	obj = mkf_object__new(buf, sz, NULL);
+	plan = obj ? mkf_plan__compute(obj, k, NULL) : NULL;
 	n = mkf_plan__entry_cnt(plan);
 	for (i = 0; i < n; i++)
 		worded += mkf_plan_entry__reason(mkf_plan__entry(plan, i)) != NULL;
-	t_check("a plan asked for: every entry has its reason", opened && n && worded == n &&
-		says == (int)n, "opened %d, %zu of %zu entries, %d reasons made", opened, worded,
-		n, says);
+	t_check("a plan handed out: every entry has its reason", n && worded == n &&
+		says == (int)n, "%zu of %zu entries, %d reasons made", worded, n, says);
 	mkf_plan__free(plan);
+	mkf_object__free(obj);
 	mkf_set_print(t_log_capture);
 	opened = counted_open(buf, sz, &mo);
 	t_check("a log callback: the log gets the reasons", opened && says > 0 &&
 		strstr(t_log, "extern 'bpf_wq_set_callback'"), "opened %d, %d reasons made: %s",
 		opened, says, t_log);
+}
+
+/*
+ * The object handle: read once, planned for two kernels, rewritten for
+ * one; only the rewrite's output is read again.
+ */
+static void test_handle(const void *buf, size_t sz, const struct mkf_kernel *k,
+			const struct mkf_kernel *k70)
+{
+	struct mkf_plan *p616 = NULL, *p70 = NULL;
+	struct mkf_object *obj;
+	int reads_new, parses_new, err = -1;
+	void *out = NULL;
+	size_t out_sz;
+
+	elf_reads = btf_parses = 0;
+	counting = true;
+	obj = mkf_object__new(buf, sz, NULL);
+	reads_new = elf_reads;
+	parses_new = btf_parses;
+	if (obj) {
+		p616 = mkf_plan__compute(obj, k, NULL);
+		p70 = mkf_plan__compute(obj, k70, NULL);
+	}
+	t_check("the handle: reading it walks the headers for the DWARF and reads the object "
+		"once, parses its .BTF once", obj && reads_new == 2 && parses_new == 1,
+		"%d elf_memory(), %d btf__new() calls", reads_new, parses_new);
+	t_check("the handle: planning for two kernels reads nothing again",
+		p616 && p70 && elf_reads == reads_new, "%d elf_memory() calls", elf_reads);
+	if (p616)
+		err = mkf_object__rewrite(obj, p616, &out, &out_sz, NULL);
+	counting = false;
+	t_check("the handle: the rewrite reads only its output back", !err &&
+		elf_reads == reads_new + 1, "err %d, %d elf_memory() calls", err, elf_reads);
+	free(out);
+	mkf_plan__free(p616);
+	mkf_plan__free(p70);
+	mkf_object__free(obj);
 }
 
 int main(void)
@@ -162,6 +205,14 @@ int main(void)
 	}
 	test_open(buf, sz, k);
 	test_words(buf, sz, k);
+	{
+		struct btf *kb70 = fx_kernel(FX_70);
+		struct mkf_kernel *k70 = kb70 ? mkf_kernel__new(kb70) : NULL;
+
+		test_handle(buf, sz, k, k70);
+		mkf_kernel__free(k70);
+		btf__free(kb70);
+	}
 	snprintf(kpath, sizeof(kpath), "%s/vmlinux.btf", dir);
 	snprintf(cdir, sizeof(cdir), "%s/cache", dir);
 	if (t_write_btf(kpath, kb))

@@ -131,10 +131,10 @@ static void check_object(const struct mkf_kernel *k, const char *id, const char 
 
 	snprintf(name, sizeof(name), "%s: %s.bpf.o rewritten and reopened", id, object);
 	t_read_bpf_object(object, &buf, &sz);
-	plan = sz ? mkf_plan__compute(buf, sz, k, NULL) : NULL;
+	plan = sz ? t_plan(buf, sz, k, NULL) : NULL;
 	e = plan ? mkf_plan__find_entry(plan, ext) : NULL;
 	if (e)
-		err = mkf_object__rewrite(buf, sz, plan, &out, &out_sz, NULL);
+		err = t_rewrite(buf, sz, plan, &out, &out_sz, NULL);
 	if (!err)
 		obj = bpf_object__open_mem(out, out_sz, &opts);
 	kn = e ? mkf_plan_entry__kernel_name(e) : NULL;

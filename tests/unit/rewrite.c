@@ -523,7 +523,7 @@ static void run_wcase(const struct wcase *c)
 		goto out;
 
 	snprintf(name, sizeof(name), "%s: rewrite", c->name);
-	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &out.buf, &out.sz, NULL);
+	err = t_rewrite(orig.buf, orig.sz, plan, &out.buf, &out.sz, NULL);
 	if (!t_check(name, !err && out.buf, "mkf_object__rewrite: %d", err))
 		goto out;
 	snprintf(name, sizeof(name), "%s: ELF/BTF as planned, old type ids and .BTF.ext unchanged",
@@ -538,7 +538,7 @@ static void run_wcase(const struct wcase *c)
 	 */
 	snprintf(name, sizeof(name), "%s: a second rewrite with the plan writes the same bytes",
 		 c->name);
-	err = mkf_object__rewrite(orig.buf, orig.sz, plan, &again.buf, &again.sz, NULL);
+	err = t_rewrite(orig.buf, orig.sz, plan, &again.buf, &again.sz, NULL);
 	t_check(name, !err && again.sz == out.sz && !memcmp(again.buf, out.buf, out.sz),
 		"err %d, %zu vs %zu bytes", err, again.sz, out.sz);
 out:
@@ -566,7 +566,7 @@ static void test_plan_mismatch(void)
 		goto out;
 	}
 	plan = plan11(a.buf, a.sz, k, NULL);
-	err = mkf_object__rewrite(b.buf, b.sz, plan, &out, &sz, NULL);
+	err = t_rewrite(b.buf, b.sz, plan, &out, &sz, NULL);
 	t_check("rewrite refuses a plan made for another object",
 		err == -EINVAL && errno == EINVAL && !out, "got %d", err);
 out:
@@ -601,7 +601,7 @@ static void test_name_clash(unsigned int minor)
 	if (plan) {
 		good = mkf_plan__find_entry(plan, "bpf_wq_set_callback___good");
 		bad = mkf_plan__find_entry(plan, "bpf_wq_set_callback");
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
+		err = t_rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
 	}
 	if (minor < 3) {
 		snprintf(name, sizeof(name), "a weak extern whose name a renamed one takes is hidden");
@@ -708,7 +708,7 @@ static void check_hidden(const char *object, bool weaken, enum mkf_decision want
 		!mkf_plan_entry__kernel_name(e) && strstr(mkf_plan_entry__reason(e), hidden),
 		"%s", e ? mkf_plan_entry__reason(e) : "no plan or entry");
 	if (plan)
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
+		err = t_rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
 	if (!err) {
 		bool oa = !view_open(&a, &img), ob = !view_open(&b, &out);
 
@@ -745,7 +745,7 @@ static void test_unchanged_is_identical(void)
 	if (!read_image("unit_wq_new", &img))
 		plan = plan11(img.buf, img.sz, k, NULL);
 	if (plan && !mkf_plan__change_cnt(plan))
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
+		err = t_rewrite(img.buf, img.sz, plan, &out, &sz, NULL);
 	t_check("an object needing no change is rewritten to the same bytes",
 		!err && out && sz == img.sz && !memcmp(out, img.buf, sz),
 		"plan %p, %zu changes, err %d, %zu of %zu bytes", (void *)plan,
@@ -814,8 +814,14 @@ static void test_call_patch_refusal(void)
 		patched = true;
 		break;
 	}
-	if (patched)
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out, &sz, &ro);
+	if (patched) {
+		/* Refused when the object is read, before any plan meets it. */
+		MKF_OPTS(mkf_object_opts, oo, .err_buf = why, .err_buf_sz = sizeof(why));
+		struct mkf_object *obj = mkf_object__new(img.buf, img.sz, &oo);
+
+		err = obj ? mkf_object__rewrite(obj, plan, &out, &sz, &ro) : -errno;
+		mkf_object__free(obj);
+	}
 	t_check("call patching: a relocation section aimed at section 0 is refused, not "
 		"followed", patched && err == -EINVAL && !out &&
 		strstr(why, "relocations for section 0, which has no contents"), "err %d: %s", err, why);
@@ -906,7 +912,7 @@ static void test_debug_prefix(void)
 	if (!read_image("unit_list_debugger", &img))
 		plan = plan11(img.buf, img.sz, k, NULL);
 	if (plan)
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
+		err = t_rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
 	if (!err && !view_open(&v, &out)) {
 		first = sym_value(&v, "first");
 		second = sym_value(&v, "second");
@@ -976,7 +982,7 @@ static void test_compat_wrapper(const char *obj, enum fx_era era, unsigned int m
 	if (plan) {
 		nw = mkf_plan__find_entry(plan, "bpf_wq_set_callback___new");
 		old = mkf_plan__find_entry(plan, "bpf_wq_set_callback_impl___old");
-		err = mkf_object__rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
+		err = t_rewrite(img.buf, img.sz, plan, &out.buf, &out.sz, NULL);
 	}
 	if (!nw || !old || err || view_open(&v, &out)) {
 		snprintf(detail, sizeof(detail), "plan %p, rewrite %d", (void *)plan, err);
@@ -1057,7 +1063,7 @@ static void test_fixed_point(enum fx_era era, unsigned int minor)
 			break;
 		}
 		p1 = mkf_plan_compute_for(img.buf, img.sz, k, NULL, &lbm);
-		if (p1 && !mkf_object__rewrite(img.buf, img.sz, p1, &out.buf, &out.sz, NULL))
+		if (p1 && !t_rewrite(img.buf, img.sz, p1, &out.buf, &out.sz, NULL))
 			p2 = mkf_plan_compute_for(out.buf, out.sz, k, NULL, &lbm);
 		if (!p2) {
 			snprintf(detail, sizeof(detail), "%s: %s", fixed_point_objects[o],

@@ -180,3 +180,44 @@ int t_read_bpf_object(const char *base, void **buf, size_t *sz)
 	snprintf(path, sizeof(path), "%s/%s.bpf.o", MKF_BPF_OBJDIR, base);
 	return t_read_file(path, buf, sz);
 }
+
+struct mkf_plan *t_plan(const void *buf, size_t sz, const struct mkf_kernel *k,
+			const struct mkf_plan_opts *opts)
+{
+	struct mkf_object *obj = mkf_object__new(buf, sz, NULL);
+	struct mkf_plan *plan = obj ? mkf_plan__compute(obj, k, opts) : NULL;
+	int err = errno;
+
+	mkf_object__free(obj);
+	errno = err;
+	return plan;
+}
+
+int t_rewrite(const void *buf, size_t sz, const struct mkf_plan *plan, void **out,
+	      size_t *out_sz, const struct mkf_rewrite_opts *opts)
+{
+	struct mkf_object *obj = mkf_object__new(buf, sz, NULL);
+	int err = obj ? mkf_object__rewrite(obj, plan, out, out_sz, opts) : -errno;
+
+	mkf_object__free(obj);
+	errno = -err;
+	return err;
+}
+
+struct mkf_object *t_object(const char *base)
+{
+	struct mkf_object *obj;
+	void *buf;
+	size_t sz;
+	int err = t_read_bpf_object(base, &buf, &sz);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	obj = mkf_object__new(buf, sz, NULL);
+	err = errno;
+	free(buf);
+	errno = err;
+	return obj;
+}

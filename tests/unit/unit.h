@@ -53,6 +53,23 @@ void t_log_reset(void);
 
 /* A whole file into a malloc'd buffer (*buf NULL on failure): 0 or a negative errno. */
 int t_read_file(const char *path, void **buf, size_t *sz);
+
+struct mkf_kernel;
+struct mkf_object;
+struct mkf_plan;
+struct mkf_plan_opts;
+struct mkf_rewrite_opts;
+/*
+ * The library's steps on bytes, for cases that have only bytes:
+ * mkf_object__new() then mkf_plan__compute() (NULL with errno set), or
+ * mkf_object__new() then mkf_object__rewrite() (0 or a negative errno).
+ */
+struct mkf_plan *t_plan(const void *buf, size_t sz, const struct mkf_kernel *k,
+			const struct mkf_plan_opts *opts);
+/* tests/bpf's BASE.bpf.o read by the library; NULL with errno set. */
+struct mkf_object *t_object(const char *base);
+int t_rewrite(const void *buf, size_t sz, const struct mkf_plan *plan, void **out,
+	      size_t *out_sz, const struct mkf_rewrite_opts *opts);
 /* The same for the BPF object BASE.bpf.o of tests/bpf (MKF_BPF_OBJDIR). */
 int t_read_bpf_object(const char *base, void **buf, size_t *sz);
 

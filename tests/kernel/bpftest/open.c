@@ -55,8 +55,10 @@ static void print_plan(const struct bt_case *c, const struct mkf_plan *plan)
 
 struct bpf_object *bt_open_object(const struct bt_case *c)
 {
+	struct bpf_object *obj = NULL;
+	struct mkf_object *mo = NULL;
+	struct mkf_kernel *k = NULL;
 	struct mkf_plan *plan = NULL;
-	struct bpf_object *obj;
 	int err;
 
 	/* libbpf >= 1.0 returns NULL and sets errno on failure. */
@@ -64,17 +66,27 @@ struct bpf_object *bt_open_object(const struct bt_case *c)
 		return bpf_object__open_file(c->obj, NULL);
 
 	if (c->cache_dir) {
-		/* The cache keeps no plan: asking for one would bypass it. */
 		MKF_OPTS(mkf_open_opts, copts, .cache_dir = c->cache_dir);
 
 		return mkf_object__open_file(c->obj, NULL, &copts);
 	}
-	MKF_OPTS(mkf_open_opts, mopts, .plan = &plan);
-	obj = mkf_object__open_file(c->obj, NULL, &mopts);
-	err = errno;
-	if (plan)
+	/* The plan printed: read, plan and open in three steps. */
+	k = mkf_kernel__load(NULL);
+	mo = k ? mkf_object__new_file(c->obj, NULL) : NULL;
+	plan = mo ? mkf_plan__compute(mo, k, NULL) : NULL;
+	if (!plan) {
+		err = errno;
+	} else if (mkf_plan__unresolved_cnt(plan)) {
+		/* As the one-call open refuses it. */
+		err = ESRCH;
+	} else {
 		print_plan(c, plan);
+		obj = mkf_object__open(mo, plan, NULL);
+		err = obj ? 0 : errno;
+	}
 	mkf_plan__free(plan);
+	mkf_object__free(mo);
+	mkf_kernel__free(k);
 	errno = err;
 	return obj;
 }

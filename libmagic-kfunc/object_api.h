@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The public struct mkf_object: an object's bytes (the library's copy)
+ * and their one reading (object.h). And what the one-call opens of
+ * open.c share with mkf_object__open(): reading a file, naming an
+ * object as libbpf does, handing libbpf an image.
+ */
+#ifndef MKF_OBJECT_API_H
+#define MKF_OBJECT_API_H
+
+#include <stddef.h>
+#include <bpf/libbpf.h>
+
+#include "object.h"
+
+struct mkf_object {
+	void *buf;		/* the object's bytes, owned */
+	size_t sz;
+	char *name;
+	struct mkf_obj obj;	/* their one reading */
+};
+
+/* The whole file into a new buffer: 0, or the negative errno of open/read. */
+int mkf_read_file(const char *path, void **buf, size_t *sz);
+/* libbpf's name for an object file: its base name up to the first '.'. */
+char *mkf_object_name_of(const char *path);
+/*
+ * bpf_object__open_mem() of buf with object_name defaulting to name, a
+ * message naming the object on failure ("rewritten" when the image is
+ * not the caller's). NULL with errno set.
+ */
+struct bpf_object *mkf_libbpf_open(const void *buf, size_t sz, bool rewritten, const char *name,
+				   const struct bpf_object_open_opts *opts);
+
+#endif
