@@ -19,6 +19,7 @@ struct cell {
 	/* Worst outcome over the externs, and whether it hits a strong one. */
 	enum mkf_libbpf_outcome verdict;
 	bool verdict_weak_only;
+	enum mkf_libbpf_verdict loads;	/* the whole object's */
 };
 
 /* How bad an outcome is for a load with plain libbpf, worst last. */
@@ -44,6 +45,7 @@ static void fill_cell(struct cell *c, const struct mkf_plan *plan)
 	c->changes = mkf_plan__change_cnt(plan);
 	c->unresolved = mkf_plan__unresolved_cnt(plan);
 	c->verdict = MKF_LIBBPF_BINDS;
+	c->loads = mkf_plan__libbpf_verdict(plan);
 	for (i = 0; i < c->externs; i++) {
 		const struct mkf_plan_entry *e = mkf_plan__entry(plan, i);
 		enum mkf_libbpf_outcome o = mkf_plan_entry__libbpf_outcome(e);
@@ -59,14 +61,10 @@ static void fill_cell(struct cell *c, const struct mkf_plan *plan)
 	}
 }
 
-/*
- * Would plain libbpf load it? Not-found weak externs resolve to 0 (the
- * program loads, without the feature); everything else fails.
- */
+/* Would plain libbpf load it? The library's verdict. */
 static bool libbpf_loads(const struct cell *c)
 {
-	return c->verdict == MKF_LIBBPF_BINDS || c->verdict == MKF_LIBBPF_DROPPED ||
-	       (c->verdict == MKF_LIBBPF_NOT_FOUND && c->verdict_weak_only);
+	return c->loads == MKF_LIBBPF_LOADS || c->loads == MKF_LIBBPF_LOADS_DEGRADED;
 }
 
 static const char *verdict_words(const struct cell *c)
@@ -178,6 +176,7 @@ static void matrix_json(struct cli *cli, const struct kernel_spec *specs, size_t
 			jw_string_field(jw, "libbpf", mkf_libbpf_outcome_str(c->verdict));
 			jw_bool_field(jw, "libbpf_weak_only", c->verdict_weak_only);
 			jw_bool_field(jw, "libbpf_loads", libbpf_loads(c));
+			jw_string_field(jw, "libbpf_verdict", mkf_libbpf_verdict_str(c->loads));
 			jw_name(jw, "libbpf_outcomes");
 			jw_start_object(jw);
 			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_DROPPED; o++)

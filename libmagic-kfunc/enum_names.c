@@ -58,6 +58,17 @@ const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome)
 	return mkf_err_ptr(-EINVAL);
 }
 
+const char *mkf_libbpf_verdict_str(enum mkf_libbpf_verdict verdict)
+{
+	switch (verdict) {
+	case MKF_LIBBPF_LOADS: return "loads";
+	case MKF_LIBBPF_LOADS_DEGRADED: return "loads-degraded";
+	case MKF_LIBBPF_LOAD_FAILS: return "load-fails";
+	case MKF_LIBBPF_OPEN_FAILS: return "open-fails";
+	}
+	return mkf_err_ptr(-EINVAL);
+}
+
 const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape)
 {
 	switch (shape) {

@@ -640,6 +640,28 @@ enum mkf_libbpf_outcome {
 	MKF_LIBBPF_DROPPED,
 };
 
+/*
+ * Would plain libbpf (the linked one, unrewritten object) load the
+ * object's programs? From the outcomes of all its kfunc externs.
+ */
+enum mkf_libbpf_verdict {
+	/* Every extern binds a function the verifier lets programs call. */
+	MKF_LIBBPF_LOADS = 1,
+	/*
+	 * Loads, but weak externs resolve to 0 (not found, or dropped by
+	 * libbpf 1.3 and later for their prototype): the programs take
+	 * their fallback where they test bpf_ksym_exists().
+	 */
+	MKF_LIBBPF_LOADS_DEGRADED,
+	/*
+	 * libbpf opens it, loading fails: a strong extern is not found,
+	 * or an extern binds a function the verifier will not call.
+	 */
+	MKF_LIBBPF_LOAD_FAILS,
+	/* libbpf refuses to open it: a prototype it finds incompatible. */
+	MKF_LIBBPF_OPEN_FAILS,
+};
+
 /**
  * @brief **mkf_plan__compute()** decides, for each kfunc extern of an
  * object, what the kernel offers.
@@ -651,7 +673,8 @@ enum mkf_libbpf_outcome {
  *
  * An extern that fits nothing is a decision, not an error: see
  * mkf_plan__unresolved_cnt(). The plan keeps nothing of the object or
- * of the kernel: either may be freed before it.
+ * of the kernel: either may be freed before it (but for the functions
+ * mkf_plan_entry__func() returns, which are the kernel's).
  */
 MKF_API struct mkf_plan *mkf_plan__compute(const struct mkf_object *obj,
 					   const struct mkf_kernel *kernel,
@@ -699,6 +722,16 @@ MKF_API size_t mkf_plan__unresolved_cnt(const struct mkf_plan *plan);
 MKF_API size_t mkf_plan__change_cnt(const struct mkf_plan *plan);
 
 /**
+ * @brief **mkf_plan__libbpf_verdict()** says whether plain libbpf would
+ * load the object, unrewritten, on the plan's kernel.
+ * @param plan the plan
+ * @return the worst over its externs' mkf_plan_entry__libbpf_outcome();
+ * MKF_LIBBPF_LOADS for an object without kfunc externs; 0 with errno
+ * EINVAL for a NULL plan
+ */
+MKF_API enum mkf_libbpf_verdict mkf_plan__libbpf_verdict(const struct mkf_plan *plan);
+
+/**
  * @brief **mkf_plan_entry__name()** returns the extern's name.
  * @param entry the entry
  * @return the name in the object (may carry a ___flavor suffix)
@@ -740,6 +773,14 @@ MKF_API const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *ent
  * of the extern carrying its calls
  */
 MKF_API const char *mkf_plan_entry__new_name(const struct mkf_plan_entry *entry);
+/**
+ * @brief **mkf_plan_entry__func()** returns the kernel function bound.
+ * @param entry the entry
+ * @return the function (see mkf_func__name() and the like), valid as
+ * long as the kernel the plan was computed for; NULL unless
+ * MKF_DECISION_BIND (errno left alone)
+ */
+MKF_API const struct mkf_func *mkf_plan_entry__func(const struct mkf_plan_entry *entry);
 /**
  * @brief **mkf_plan_entry__module()** returns the module of the
  * function bound.
@@ -832,6 +873,14 @@ MKF_API const char *mkf_proto_change_str(enum mkf_proto_change change);
  * "dropped"; NULL with errno EINVAL for an unknown value
  */
 MKF_API const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome);
+/**
+ * @brief **mkf_libbpf_verdict_str()** names what plain libbpf does with
+ * an object.
+ * @param verdict the verdict
+ * @return "loads", "loads-degraded", "load-fails", "open-fails"; NULL
+ * with errno EINVAL for an unknown value
+ */
+MKF_API const char *mkf_libbpf_verdict_str(enum mkf_libbpf_verdict verdict);
 
 /* ------------------------------------------------------------------ */
 /* Rewrite and libbpf glue.                                            */

@@ -627,11 +627,9 @@ static struct mkf_plan *compute(const struct mkf_obj *obj, const char *obj_name,
 			mkf_print(level, MKF_LOG_PREFIX "%s: extern '%s' %s", obj_name, e->name,
 				  e->reason);
 	}
-	/* The kernel may go before the plan. */
-	for (i = 0; i < plan->entry_cnt; i++) {
-		plan->entries[i].target = NULL;
+	/* The kernel may go before the plan: only target points into it. */
+	for (i = 0; i < plan->entry_cnt; i++)
 		mkf_resolution_free(&plan->entries[i].res);
-	}
 out:
 	if (err) {
 		mkf_plan__free(plan);
@@ -827,6 +825,49 @@ size_t mkf_plan_entry__call_site_cnt(const struct mkf_plan_entry *e)
 enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
 {
 	return MKF_GET(e, e->libbpf, MKF_LIBBPF_BINDS);
+}
+
+const struct mkf_func *mkf_plan_entry__func(const struct mkf_plan_entry *e)
+{
+	if (!e)
+		return mkf_err_ptr(-EINVAL);
+	return e->decision == MKF_DECISION_BIND ? e->target : NULL;
+}
+
+/* How bad an outcome is for a plain load, worst last. */
+static enum mkf_libbpf_verdict verdict_of(const struct mkf_plan_entry *e)
+{
+	switch (e->libbpf) {
+	case MKF_LIBBPF_BINDS:
+		return MKF_LIBBPF_LOADS;
+	case MKF_LIBBPF_DROPPED:
+		return MKF_LIBBPF_LOADS_DEGRADED;
+	case MKF_LIBBPF_NOT_FOUND:
+		/* A weak extern becomes 0; a strong one fails the load. */
+		return e->weak ? MKF_LIBBPF_LOADS_DEGRADED : MKF_LIBBPF_LOAD_FAILS;
+	case MKF_LIBBPF_BINDS_UNCALLABLE:
+		return MKF_LIBBPF_LOAD_FAILS;
+	case MKF_LIBBPF_INCOMPATIBLE:
+		return MKF_LIBBPF_OPEN_FAILS;
+	}
+	return MKF_LIBBPF_OPEN_FAILS;
+}
+
+enum mkf_libbpf_verdict mkf_plan__libbpf_verdict(const struct mkf_plan *plan)
+{
+	enum mkf_libbpf_verdict worst = MKF_LIBBPF_LOADS, v;
+	size_t i;
+
+	if (!plan) {
+		errno = EINVAL;
+		return 0;
+	}
+	for (i = 0; i < plan->entry_cnt; i++) {
+		v = verdict_of(&plan->entries[i]);
+		if (v > worst)
+			worst = v;
+	}
+	return worst;
 }
 
 const char *mkf_plan_entry__reason(const struct mkf_plan_entry *e)

@@ -75,7 +75,11 @@ struct mkf_plan_entry {
 	bool name_clash;		/* another extern has or takes its (new) name */
 	/* Left alone, its name taken by a renamed extern: hide it. */
 	bool hide_for_clash;
-	/* While the plan is computed: the bound FUNC (kernel-owned). */
+	/*
+	 * The bound FUNC (kernel-owned: valid while the kernel lives,
+	 * mkf_plan_entry__func()); NULL unless bound, and in plans read
+	 * from the rewrite cache.
+	 */
 	const struct mkf_func *target;
 	/*
 	 * MKF_PROTO_EXTEND: the kernel prototype, copied into plan->types,

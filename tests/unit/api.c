@@ -484,6 +484,14 @@ static void test_open(void)
 	t_check("mkf_object__open: as mkf_object__open_file",
 		same_as_plain(obj, path, why, sizeof(why)), "%s", why);
 	e = plan ? mkf_plan__find_entry(plan, "bpf_wq_set_callback") : NULL;
+	T_EXPECT("mkf_plan_entry__func: the function bound, the kernel's",
+		 e && mkf_plan_entry__func(e) &&
+		 !strcmp(mkf_func__name(mkf_plan_entry__func(e)), "bpf_wq_set_callback_impl") &&
+		 mkf_func__btf(mkf_plan_entry__func(e)) == vm616);
+	/* Its weak bpf_wq_set_callback is not in 6.16: plain libbpf makes it 0. */
+	t_check("mkf_plan__libbpf_verdict: plain libbpf loads it on 6.16, without the kfunc",
+		plan && mkf_plan__libbpf_verdict(plan) == MKF_LIBBPF_LOADS_DEGRADED, "%s",
+		plan ? mkf_libbpf_verdict_str(mkf_plan__libbpf_verdict(plan)) : "no plan");
 	t_check("mkf_plan__compute: the plan of the object", e &&
 		!strcmp(mkf_plan_entry__kernel_name(e), "bpf_wq_set_callback_impl") &&
 		mkf_plan_entry__proto_change(e) == MKF_PROTO_EXTEND &&
@@ -970,6 +978,8 @@ static void test_null_args(void)
 	Z(mkf_plan_entry__call_site_cnt(NULL));
 	Z(mkf_plan_entry__libbpf_outcome(NULL));
 	Z(mkf_plan_entry__reason(NULL));
+	Z(mkf_plan_entry__func(NULL));
+	Z(mkf_plan__libbpf_verdict(NULL));
 	Z(mkf_kernel__new(NULL));
 	Z(mkf_object__new(NULL, 0, NULL));
 	Z(mkf_object__new_file(NULL, NULL));

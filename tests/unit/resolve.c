@@ -3,6 +3,7 @@
  * Resolver table tests: one program-side extern against fixture kernels
  * of every era, expected decision per docs/design.md, section 3.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "kernel_index.h"
 #include "kfunc_rules.h"
 #include "params.h"
+#include "plan.h"
 #include "object.h"
 #include "resolve.h"
 #include "unit.h"
@@ -782,6 +784,63 @@ out:
 	btf__free(lb);
 }
 
+/*
+ * The object's verdict for plain libbpf, from its externs' outcomes:
+ * the worst wins, and a strong extern not found fails the load even
+ * when a weak one dropped by libbpf 1.3+ is met first.
+ */
+static void test_libbpf_verdict(void)
+{
+	static const struct {
+		const char *name;
+		enum mkf_libbpf_outcome o[2];
+		bool weak[2];
+		size_t n;
+		enum mkf_libbpf_verdict want;
+	} cases[] = {
+		{ "no kfunc extern: loads", { 0 }, { 0 }, 0, MKF_LIBBPF_LOADS },
+		{ "all bind: loads", { MKF_LIBBPF_BINDS, MKF_LIBBPF_BINDS }, { false, true }, 2,
+		  MKF_LIBBPF_LOADS },
+		{ "a weak extern not found: loads without it",
+		  { MKF_LIBBPF_BINDS, MKF_LIBBPF_NOT_FOUND }, { false, true }, 2,
+		  MKF_LIBBPF_LOADS_DEGRADED },
+		{ "a weak extern dropped (libbpf 1.3+): loads without it",
+		  { MKF_LIBBPF_DROPPED, MKF_LIBBPF_BINDS }, { true, false }, 2,
+		  MKF_LIBBPF_LOADS_DEGRADED },
+		{ "a weak extern dropped, then a strong one not found: the load fails",
+		  { MKF_LIBBPF_DROPPED, MKF_LIBBPF_NOT_FOUND }, { true, false }, 2,
+		  MKF_LIBBPF_LOAD_FAILS },
+		{ "a weak extern bound to a prototype-only function: the load fails",
+		  { MKF_LIBBPF_BINDS_UNCALLABLE, MKF_LIBBPF_BINDS }, { true, false }, 2,
+		  MKF_LIBBPF_LOAD_FAILS },
+		{ "an incompatible prototype, even weak: the open fails",
+		  { MKF_LIBBPF_NOT_FOUND, MKF_LIBBPF_INCOMPATIBLE }, { false, true }, 2,
+		  MKF_LIBBPF_OPEN_FAILS },
+	};
+	struct mkf_plan_entry entries[2];
+	struct mkf_plan plan;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&plan, 0, sizeof(plan));
+		memset(entries, 0, sizeof(entries));
+		for (j = 0; j < cases[i].n; j++) {
+			entries[j].libbpf = cases[i].o[j];
+			entries[j].weak = cases[i].weak[j];
+		}
+		plan.entries = entries;
+		plan.entry_cnt = cases[i].n;
+		t_check(cases[i].name, mkf_plan__libbpf_verdict(&plan) == cases[i].want,
+			"got %s", mkf_libbpf_verdict_str(mkf_plan__libbpf_verdict(&plan)) ?: "?");
+	}
+	errno = 0;
+	t_check("verdict of no plan: 0, EINVAL", !mkf_plan__libbpf_verdict(NULL) && errno == EINVAL,
+		"errno %d", errno);
+	t_check("verdict names", !strcmp(mkf_libbpf_verdict_str(MKF_LIBBPF_LOADS_DEGRADED),
+					 "loads-degraded") && !mkf_libbpf_verdict_str(0),
+		"%s", mkf_libbpf_verdict_str(MKF_LIBBPF_LOADS_DEGRADED));
+}
+
 int main(void)
 {
 	size_t i;
@@ -798,6 +857,7 @@ int main(void)
 	test_kernel_index_first_wins();
 	test_kernel_index_strings();
 	test_unsplit_memo();
+	test_libbpf_verdict();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 
