@@ -8,6 +8,7 @@
 #include <bpf/btf.h>
 
 #include "decl.h"
+#include "magic_kfunc_introspect.h"
 
 struct dumper {
 	const struct btf *btf;

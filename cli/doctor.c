@@ -23,6 +23,7 @@
 
 #include "kernel.h"
 #include "report.h"
+#include "magic_kfunc_introspect.h"
 
 /* Families whose every FUNC is a kfunc: a mix of tagged and untagged
  * ones means the BTF lost tags (Fedora's dwarves 1.30 on 7.1). */

@@ -13,6 +13,7 @@
 #include "file.h"
 #include "kernel.h"
 #include "log.h"
+#include "magic_kfunc_introspect.h"
 
 /* Whether arg is read from a stream the library cannot seek in. */
 static bool is_stream(const char *arg)

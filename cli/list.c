@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "decl.h"
 #include "table.h"
+#include "magic_kfunc_introspect.h"
 
 static const char *const header[] = {
 	"KIND", "KFUNC", "FULL PROTOTYPE", "STATUS", "STYLE", "VERIFIER-PROVIDED", "WHERE",
@@ -26,6 +27,7 @@ struct row {
 	char *prototype;	/* of the FUNC that lists the provided params */
 	char **decl;		/* each provided param */
 	const char **by;	/* "name", "type", "table" or "tag" */
+	const char **basis;	/* the library's mkf_param_basis_str() */
 	int cnt;
 };
 
@@ -69,6 +71,7 @@ static void row_free(struct row *r)
 		free(r->decl[i]);
 	free(r->decl);
 	free(r->by);
+	free(r->basis);
 	free(r->prototype);
 }
 
@@ -86,13 +89,15 @@ static int row_fill(struct decl_printer *dp, const struct mkf_kfunc *kf, struct 
 	r->prototype = decl_function(dp, full);
 	r->decl = calloc((size_t)k + 1, sizeof(*r->decl));
 	r->by = calloc((size_t)k + 1, sizeof(*r->by));
-	if (!r->prototype || !r->decl || !r->by)
+	r->basis = calloc((size_t)k + 1, sizeof(*r->basis));
+	if (!r->prototype || !r->decl || !r->by || !r->basis)
 		return -ENOMEM;
 	for (i = n - k; i < n; i++) {
 		mkf_func__param_kind(full, i, &basis);
 		if (i == n - k)
 			r->style = style_str(basis);
 		r->by[r->cnt] = by_str(basis);
+		r->basis[r->cnt] = mkf_param_basis_str(basis);
 		r->decl[r->cnt] = decl_param(dp, full, i);
 		if (!r->decl[r->cnt])
 			return -ENOMEM;
@@ -208,6 +213,7 @@ static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct 
 			jw_start_object(jw);
 			jw_string_field(jw, "param", rows[i].decl[j]);
 			jw_string_field(jw, "by", rows[i].by[j]);
+			jw_string_field(jw, "basis", rows[i].basis[j]);
 			jw_end_object(jw);
 		}
 		jw_end_array(jw);

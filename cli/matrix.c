@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "report.h"
 #include "table.h"
+#include "magic_kfunc_introspect.h"
 
 struct cell {
 	size_t externs, changes, unresolved;

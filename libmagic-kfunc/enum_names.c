@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "log.h"
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 
 const char *mkf_decision_str(enum mkf_decision d)
 {

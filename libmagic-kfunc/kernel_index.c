@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 #include "btf_util.h"
 #include "kernel_index.h"
 #include "kernel_view.h"
@@ -891,16 +891,6 @@ bool mkf_func_callable(const struct mkf_func *fn)
 	return fn->tagged || fn->kernel->tag_cnt == 0;
 }
 
-const struct mkf_func *mkf_kernel__find_func(const struct mkf_kernel *kernel, const char *name)
-{
-	const struct mkf_func *fn;
-
-	if (!kernel || !name)
-		return mkf_err_ptr(-EINVAL);
-	fn = mkf_kernel_find(kernel, name);
-	return fn ? fn : mkf_err_ptr(-ENOENT);
-}
-
 const char *mkf_func__name(const struct mkf_func *fn)
 {
 	return MKF_GET(fn, fn->name, NULL);
@@ -913,11 +903,6 @@ const struct btf *mkf_func__btf(const struct mkf_func *fn)
 	return fn->own_btf ? mkf_part_btf(fn->kernel, fn->part) : fn->btf;
 }
 
-__u32 mkf_func__type_id(const struct mkf_func *fn)
-{
-	return MKF_GET(fn, fn->id, 0);
-}
-
 __u32 mkf_func__proto_id(const struct mkf_func *fn)
 {
 	return MKF_GET(fn, fn->kproto, 0);
@@ -926,11 +911,6 @@ __u32 mkf_func__proto_id(const struct mkf_func *fn)
 const char *mkf_func__module(const struct mkf_func *fn)
 {
 	return MKF_GET(fn, fn->module_name, NULL);
-}
-
-bool mkf_func__has_kfunc_tag(const struct mkf_func *fn)
-{
-	return MKF_GET(fn, fn->tagged, false);
 }
 
 bool mkf_func__is_callable(const struct mkf_func *fn)

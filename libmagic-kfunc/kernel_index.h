@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <bpf/btf.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 #include "kernel_view.h"
 
 struct mkf_kernel;

@@ -48,7 +48,8 @@ EXTRA_libmagic_kfunc_libmagic_kfunc_la_DEPENDENCIES = \
 	libmagic-kfunc/libmagic-kfunc.map libmagic-kfunc/map-version.stamp
 
 mkfincludedir = $(includedir)/magic-kfunc
-mkfinclude_HEADERS = libmagic-kfunc/magic_kfunc.h
+mkfinclude_HEADERS = libmagic-kfunc/magic_kfunc.h libmagic-kfunc/magic_kfunc_introspect.h
+dist_man3_MANS = libmagic-kfunc/libmagic-kfunc.3
 
 # Generated here rather than by configure so that it follows the
 # installation directories given to make.

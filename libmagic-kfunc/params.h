@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <bpf/btf.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 
 struct mkf_param_info {
 	enum mkf_param_kind kind;	/* see magic_kfunc.h */

@@ -16,7 +16,8 @@
 
 #include <gelf.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
+#include "kernel_index.h"
 #include "fixtures.h"
 #include "unit_wq_new.skel.h"
 #include "unit.h"
@@ -60,6 +61,16 @@ static void remove_files(void)
 	unlink(vmlinux_path);
 	unlink(module_path);
 	rmdir(tmpdir);
+}
+
+/* The FUNC libbpf binds for a name: the library's lookup (not exported). */
+static const struct mkf_func *find_func(const struct mkf_kernel *k, const char *name)
+{
+	const struct mkf_func *fn = mkf_kernel_find(k, name);
+
+	if (!fn)
+		errno = ENOENT;
+	return fn;
 }
 
 static void object_path(const char *base, char *buf, size_t sz)
@@ -215,7 +226,7 @@ static void test_kernel_check_all_types(void)
 		t_check("a PTR past the last type: the view takes it (as libbpf 1.1)", k != NULL,
 			"errno %d", errno);
 		t_check("... and a kfunc whose prototype reaches it is not found",
-			k && !mkf_kernel__find_func(k, "bpf_wq_set_callback"), "found");
+			k && !find_func(k, "bpf_wq_set_callback"), "found");
 		mkf_kernel__free(k);
 		errno = 0;
 		k = mkf_kernel__load(&all);
@@ -233,7 +244,7 @@ static void test_kernel_check_all_types(void)
 	t_check("a PTR past the last type: loads without check_all_types (libbpf 1.1)", k != NULL,
 		"errno %d", errno);
 	t_check("... and its kfuncs are found",
-		k && mkf_kernel__find_func(k, "bpf_wq_set_callback") != NULL,
+		k && find_func(k, "bpf_wq_set_callback") != NULL,
 		"not found");
 	mkf_kernel__free(k);
 	errno = 0;
@@ -265,32 +276,32 @@ static void test_kernel_lookups(void)
 		t_fail("lookups: fixtures", "errno %d", errno);
 		goto out;
 	}
-	a = mkf_kernel__find_func(k, "bpf_wq_set_callback");
-	b = mkf_kernel__find_func(k, "bpf_wq_set_callback");
+	a = find_func(k, "bpf_wq_set_callback");
+	b = find_func(k, "bpf_wq_set_callback");
 	t_check("lookups: the same FUNC twice (cached)", a && a == b &&
 		!strcmp(mkf_func__name(a), "bpf_wq_set_callback"), "%p %p", (void *)a, (void *)b);
 	errno = 0;
 	t_check("lookups: a module kfunc before the module -> ENOENT",
-		!mkf_kernel__find_func(k, "mkf_testmod_magic") && errno == ENOENT,
+		!find_func(k, "mkf_testmod_magic") && errno == ENOENT,
 		"errno %d", errno);
 	t_check("lookups: add the module", !mkf_kernel__add_module(k, "mkf_testmod", mod),
 		"errno %d", errno);
-	a = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	a = find_func(k, "mkf_testmod_magic");
 	t_check("lookups: the miss is searched again in the new module",
 		a && mkf_func__module(a) &&
 		!strcmp(mkf_func__module(a), "mkf_testmod"), "%p", (void *)a);
 	/* Past the one-name scan limit every name is indexed: same answers. */
 	for (i = 0; i < 40; i++) {
 		snprintf(name, sizeof(name), "no_such_function_%d", i);
-		if (mkf_kernel__find_func(k, name))
+		if (find_func(k, name))
 			break;
 	}
 	t_check("lookups: 40 misses stay misses", i == 40, "'%s' found", name);
-	b = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	b = find_func(k, "mkf_testmod_magic");
 	t_check("lookups: after indexing every name, the same FUNC", a == b, "%p %p",
 		(void *)a, (void *)b);
-	b = mkf_kernel__find_func(k, "bpf_wq_set_callback");
-	t_check("lookups: and vmlinux's kfunc too", b && b == mkf_kernel__find_func(k, "bpf_wq_set_callback") &&
+	b = find_func(k, "bpf_wq_set_callback");
+	t_check("lookups: and vmlinux's kfunc too", b && b == find_func(k, "bpf_wq_set_callback") &&
 		!mkf_func__module(b), "%p", (void *)b);
 out:
 	mkf_kernel__free(k);
@@ -743,16 +754,16 @@ static void test_kernel_funcs(void)
 		t_fail("kernel functions", "cannot describe the fixture kernel");
 		goto out;
 	}
-	fn = mkf_kernel__find_func(k, "bpf_wq_set_callback");
-	impl = mkf_kernel__find_func(k, "bpf_wq_set_callback_impl");
-	m = mkf_kernel__find_func(k, "mkf_testmod_magic");
+	fn = find_func(k, "bpf_wq_set_callback");
+	impl = find_func(k, "bpf_wq_set_callback_impl");
+	m = find_func(k, "mkf_testmod_magic");
 	T_EXPECT("mkf_kernel__find_func: a tagged vmlinux kfunc",
 		fn && !strcmp(mkf_func__name(fn), "bpf_wq_set_callback") &&
 		mkf_func__btf(fn) == vm && !mkf_func__module(fn) &&
-		mkf_func__has_kfunc_tag(fn) && mkf_func__is_callable(fn) &&
-		btf__type_by_id(vm, mkf_func__type_id(fn))->type == mkf_func__proto_id(fn));
+		fn->tagged && mkf_func__is_callable(fn) &&
+		btf__type_by_id(vm, fn->id)->type == mkf_func__proto_id(fn));
 	T_EXPECT("mkf_kernel__find_func: a prototype-only _impl is not callable",
-		impl && !mkf_func__has_kfunc_tag(impl) && !mkf_func__is_callable(impl));
+		impl && !impl->tagged && !mkf_func__is_callable(impl));
 	T_EXPECT("mkf_kernel__btf, mkf_kernel__module_btf: the BTF given",
 		mkf_kernel__btf(k) == vm && mkf_kernel__module_btf(k, 0) == mod &&
 		!mkf_kernel__module_btf(k, 1) && errno == ENOENT);
@@ -761,7 +772,7 @@ static void test_kernel_funcs(void)
 		!strcmp(mkf_func__module(m), "mkf_testmod"));
 	errno = 0;
 	T_EXPECT("mkf_kernel__find_func: no such name is NULL, ENOENT",
-		!mkf_kernel__find_func(k, "no_such_function") && errno == ENOENT);
+		!find_func(k, "no_such_function") && errno == ENOENT);
 out:
 	mkf_kernel__free(k);
 	btf__free(mod);
@@ -945,15 +956,12 @@ static void test_null_args(void)
 	Z(mkf_kernel__module_name(NULL, 0));
 	Z(mkf_kernel__btf(NULL));
 	Z(mkf_kernel__module_btf(NULL, 0));
-	Z(mkf_kernel__find_func(NULL, "x"));
 	Z(mkf_kernel__kfunc_cnt(NULL));
 	Z(mkf_kernel__kfunc(NULL, 0));
 	Z(mkf_func__name(NULL));
 	Z(mkf_func__btf(NULL));
-	Z(mkf_func__type_id(NULL));
 	Z(mkf_func__proto_id(NULL));
 	Z(mkf_func__module(NULL));
-	Z(mkf_func__has_kfunc_tag(NULL));
 	Z(mkf_func__is_callable(NULL));
 	Z(mkf_kfunc__shape(NULL));
 	Z(mkf_kfunc__func(NULL));

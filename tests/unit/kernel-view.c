@@ -30,7 +30,7 @@
 #include "kernel_index.h"
 #include "kfunc_rules.h"
 #include "kernel_view.h"
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 #include "resolve.h"
 #include "strbuf.h"
 #include "unit.h"
@@ -124,9 +124,9 @@ static void answer(const struct mkf_kernel *k, const char *name, struct mkf_sb *
 	}
 	n = btf_vlen(btf__type_by_id(fn->btf, fn->proto));
 	mkf_sb_printf(sb, "%s: [%u] proto [%u] module %s callable %d tagged %d magic %#x/%#x "
-		      "unsplit %d: ", name, mkf_func__type_id(fn), mkf_func__proto_id(fn),
+		      "unsplit %d: ", name, fn->id, mkf_func__proto_id(fn),
 		      mkf_func__module(fn) ? mkf_func__module(fn) : "-", mkf_func__is_callable(fn),
-		      mkf_func__has_kfunc_tag(fn), fn->magic_params, fn->magic_offs,
+		      fn->tagged, fn->magic_params, fn->magic_offs,
 		      mkf_func_unsplit(fn));
 	describe(fn->btf, fn->proto, sb, 32);
 	mkf_sb_printf(sb, " kinds");
@@ -149,7 +149,7 @@ static bool accessors_agree(const struct mkf_kernel *k, const char *name)
 	if (!fn)
 		return true;
 	btf = mkf_func__btf(fn);
-	t = btf ? btf__type_by_id(btf, mkf_func__type_id(fn)) : NULL;
+	t = btf ? btf__type_by_id(btf, fn->id) : NULL;
 	return t && btf_is_func(t) && t->type == mkf_func__proto_id(fn) &&
 	       !strcmp(btf__name_by_offset(btf, t->name_off), name) &&
 	       (fn->module >= 0 || btf == mkf_kernel__btf(k));

@@ -115,6 +115,7 @@ EXTRA_tests_unit_cache_DEPENDENCIES = $(tests_bpf_unit_objects)
 tests_unit_api_SOURCES = tests/unit/api.c $(UNIT_COMMON)
 nodist_tests_unit_api_SOURCES = tests/bpf/unit_wq_new.skel.h
 tests_unit_api_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_api_LDFLAGS = -static
 tests_unit_api_LDADD = $(UNIT_LDADD)
 EXTRA_tests_unit_api_DEPENDENCIES = $(tests_bpf_unit_objects)
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 
 struct names {
 	char **v;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 #include "fixtures.h"
 #include "kernel_index.h"
 #include "object.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "magic_kfunc.h"
+#include "magic_kfunc_introspect.h"
 #include "btf_compat.h"
 #include "fixtures.h"
 #include "kernel_index.h"
