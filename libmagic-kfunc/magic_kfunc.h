@@ -32,8 +32,8 @@
  *
  * NULL arguments, everywhere: a function given NULL where it needs an
  * object sets errno to EINVAL and returns -EINVAL (int), NULL
- * (pointer), 0 (counts and ids), false (bool) or the enum's zero value.
- * Freeing NULL does nothing.
+ * (pointer), 0 (counts, ids and enums: no enum of this library has a
+ * value 0) or false (bool). Freeing NULL does nothing.
  *
  * Errors: besides errno and the warning logged through the print
  * callback, calls that take an options struct with err_buf/err_buf_sz
@@ -310,7 +310,7 @@ enum mkf_decision {
  */
 enum mkf_rule {
 	/* Nothing fits: the extern is left alone. */
-	MKF_RULE_NONE = 0,
+	MKF_RULE_NONE = 1,
 	/* Callable B, prototype compatible with P. */
 	MKF_RULE_SAME,
 	/* Callable B = P plus trailing verifier-provided parameters. */
@@ -334,7 +334,7 @@ enum mkf_rule {
 };
 
 enum mkf_proto_change {
-	MKF_PROTO_SAME = 0,
+	MKF_PROTO_SAME = 1,
 	/* Trailing verifier-provided parameters appended. */
 	MKF_PROTO_EXTEND,
 	/* Trailing parameters the program passes as dummies dropped. */
@@ -351,7 +351,7 @@ enum mkf_proto_change {
  * whose prototype does not match to 0; 1.1 does neither.
  */
 enum mkf_libbpf_outcome {
-	MKF_LIBBPF_BINDS = 0,
+	MKF_LIBBPF_BINDS = 1,
 	/* Binds a prototype-only FUNC: the verifier refuses the call. */
 	MKF_LIBBPF_BINDS_UNCALLABLE,
 	/* Not found: a weak extern becomes 0, a strong one fails. */

@@ -185,7 +185,7 @@ MKF_API const char *mkf_kfunc_shape_str(enum mkf_kfunc_shape shape);
 
 enum mkf_param_kind {
 	/* The program passes the value. */
-	MKF_PARAM_NORMAL = 0,
+	MKF_PARAM_NORMAL = 1,
 	/*
 	 * The verifier supplies the value and ignores the register: the
 	 * program need not set it.
@@ -206,7 +206,7 @@ enum mkf_param_kind {
  */
 enum mkf_param_basis {
 	/* It is not: an ordinary parameter. */
-	MKF_PARAM_BASIS_NONE = 0,
+	MKF_PARAM_BASIS_NONE = 1,
 	/* __magic: KF_MAGIC_ARGS (our 6.12 series), any kfunc. */
 	MKF_PARAM_BASIS_SUFFIX_MAGIC,
 	/* __prog: 6.16 to 6.19's aux__prog, any kfunc. */
@@ -247,8 +247,8 @@ enum mkf_param_basis {
  * @param basis if not NULL, receives why (MKF_PARAM_BASIS_NONE for an
  * ordinary parameter)
  * @return the kind; MKF_PARAM_NORMAL for a type that is not a
- * FUNC_PROTO or an idx out of range, and for NULL btf or func_name
- * (errno EINVAL then)
+ * FUNC_PROTO or an idx out of range; 0 (and *basis 0) with errno EINVAL
+ * for a NULL btf or func_name
  *
  * From the prototype and the function's name only: the decl tags of a
  * kernel (MKF_PARAM_BASIS_MAGIC_TAG) need mkf_func__param_kind().
@@ -263,8 +263,7 @@ MKF_API enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const cha
  * @param fn the function
  * @param idx the parameter, from 0
  * @param basis if not NULL, receives why
- * @return as mkf_btf__param_kind(); MKF_PARAM_NORMAL with errno EINVAL
- * for a NULL fn
+ * @return as mkf_btf__param_kind(); 0 with errno EINVAL for a NULL fn
  */
 MKF_API enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int idx,
 						 enum mkf_param_basis *basis);

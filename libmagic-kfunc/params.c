@@ -262,7 +262,7 @@ struct mkf_param_info mkf_func_param_info(const struct mkf_func *fn, int idx)
 enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int idx,
 					 enum mkf_param_basis *basis)
 {
-	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
+	struct mkf_param_info info = { 0, 0, false };
 
 	if (fn)
 		info = mkf_func_param_info(fn, idx);
@@ -276,7 +276,7 @@ enum mkf_param_kind mkf_func__param_kind(const struct mkf_func *fn, int idx,
 enum mkf_param_kind mkf_btf__param_kind(const struct btf *btf, const char *func_name,
 					__u32 proto_id, int idx, enum mkf_param_basis *basis)
 {
-	struct mkf_param_info info = { MKF_PARAM_NORMAL, MKF_PARAM_BASIS_NONE, false };
+	struct mkf_param_info info = { 0, 0, false };
 
 	if (btf && func_name)
 		info = mkf_param_info(btf, func_name, proto_id, idx);

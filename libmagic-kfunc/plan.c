@@ -779,7 +779,7 @@ enum mkf_decision mkf_plan_entry__decision(const struct mkf_plan_entry *e)
 
 enum mkf_rule mkf_plan_entry__rule(const struct mkf_plan_entry *e)
 {
-	return MKF_GET(e, e->rule, MKF_RULE_NONE);
+	return MKF_GET(e, e->rule, 0);
 }
 
 const char *mkf_plan_entry__kernel_name(const struct mkf_plan_entry *e)
@@ -799,7 +799,7 @@ const char *mkf_plan_entry__module(const struct mkf_plan_entry *e)
 
 enum mkf_proto_change mkf_plan_entry__proto_change(const struct mkf_plan_entry *e)
 {
-	return MKF_GET(e, e->change, MKF_PROTO_SAME);
+	return MKF_GET(e, e->change, 0);
 }
 
 int mkf_plan_entry__param_delta(const struct mkf_plan_entry *e)
@@ -824,7 +824,7 @@ size_t mkf_plan_entry__call_site_cnt(const struct mkf_plan_entry *e)
 
 enum mkf_libbpf_outcome mkf_plan_entry__libbpf_outcome(const struct mkf_plan_entry *e)
 {
-	return MKF_GET(e, e->libbpf, MKF_LIBBPF_BINDS);
+	return MKF_GET(e, e->libbpf, 0);
 }
 
 const struct mkf_func *mkf_plan_entry__func(const struct mkf_plan_entry *e)

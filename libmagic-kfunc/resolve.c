@@ -317,6 +317,7 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	/* Rule none. */
 	if (res->decision != MKF_DECISION_BIND) {
 		res->rule = MKF_RULE_NONE;
+		res->change = MKF_PROTO_SAME;
 		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 	}
 	return 0;

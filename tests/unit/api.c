@@ -931,8 +931,8 @@ static void test_param_kind(void)
 	T_EXPECT("mkf_btf__param_kind: out of range is ordinary",
 		mkf_btf__param_kind(k, "bpf_list_push_back_impl", p, 9, NULL) ==
 		MKF_PARAM_NORMAL && errno == 0);
-	T_EXPECT("mkf_btf__param_kind: NULL BTF is ordinary, EINVAL",
-		mkf_btf__param_kind(NULL, "x", p, 0, NULL) == MKF_PARAM_NORMAL && errno == EINVAL);
+	T_EXPECT("mkf_btf__param_kind: NULL BTF is no answer: 0, EINVAL",
+		mkf_btf__param_kind(NULL, "x", p, 0, NULL) == 0 && errno == EINVAL);
 	p = btf__type_by_id(k, btf__find_by_name_kind(k, "bpf_wq_set_callback_impl",
 							BTF_KIND_FUNC))->type;
 	T_EXPECT("mkf_btf__param_kind: struct bpf_prog_aux * is provided, by its type",
@@ -987,6 +987,8 @@ static void test_null_args(void)
 	Z(mkf_plan_entry__libbpf_outcome(NULL));
 	Z(mkf_plan_entry__reason(NULL));
 	Z(mkf_plan_entry__func(NULL));
+	Z(mkf_func__param_kind(NULL, 0, NULL));
+	Z(mkf_btf__param_kind(NULL, "x", 1, 0, NULL));
 	Z(mkf_plan__libbpf_verdict(NULL));
 	Z(mkf_kernel__new(NULL));
 	Z(mkf_object__new(NULL, 0, NULL));
@@ -1010,6 +1012,14 @@ static void test_null_args(void)
 	mkf_plan__free(NULL);
 	mkf_object__free(NULL);
 	T_EXPECT("NULL arguments: zero values and EINVAL everywhere", ok);
+	/* 0 is no value of any enum: a NULL entry's answers name nothing. */
+	T_EXPECT("NULL arguments: an enum answer is no valid value",
+		 !mkf_rule_str(mkf_plan_entry__rule(NULL)) &&
+		 !mkf_proto_change_str(mkf_plan_entry__proto_change(NULL)) &&
+		 !mkf_libbpf_outcome_str(mkf_plan_entry__libbpf_outcome(NULL)) &&
+		 !mkf_decision_str(mkf_plan_entry__decision(NULL)) &&
+		 !mkf_kfunc_shape_str(mkf_kfunc__shape(NULL)) &&
+		 !mkf_libbpf_verdict_str(mkf_plan__libbpf_verdict(NULL)));
 }
 
 /* The enum names the CLI prints, from the library. */
