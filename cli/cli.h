@@ -27,6 +27,8 @@ struct cli {
 	bool json;
 	bool pretty;
 	bool debug;
+	/* The command options given (main.c's enum opt_bit). */
+	unsigned int given;
 
 	/* Kernel selection (explain, rewrite, list; matrix: columns). */
 	const char **btf;

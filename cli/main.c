@@ -3,7 +3,8 @@
  * magic-kfunc [OPTIONS] { explain | rewrite | list | matrix | doctor | vm |
  *                         kernels | help } ...
  *
- * Option parsing and dispatch, in bpftool's grammar: commands may be
+ * Option parsing and dispatch (the table cmds[]: a command, its handler,
+ * the options it takes and its arguments), in bpftool's grammar: commands may be
  * abbreviated to an unambiguous prefix, options may come before or
  * after the command, -j/-p switch every report and error to JSON.
  */
@@ -77,22 +78,70 @@ static const struct option long_options[] = {
  */
 static const char short_options[] = "-:jpdVho:";
 
-enum cmd_id { CMD_EXPLAIN, CMD_REWRITE, CMD_LIST, CMD_MATRIX, CMD_DOCTOR, CMD_VM, CMD_KERNELS,
-	      CMD_HELP };
+/*
+ * The options a command may take, as bits: the command table says which
+ * (one line per command: adding a command is a row and a handler).
+ * -j, -p, -d, -V and -h are global.
+ */
+enum opt_bit {
+	O_BTF = 1u << 0,		/* --btf, once */
+	O_BTF_MANY = 1u << 1,		/* --btf, several times */
+	O_MODULE_BTF = 1u << 2,
+	O_KERNEL_DIR = 1u << 3,
+	O_OUTPUT = 1u << 4,
+	O_IN_PLACE = 1u << 5,
+	O_ALLOW_UNRESOLVED = 1u << 6,
+	O_WEAKEN_UNRESOLVED = 1u << 7,
+	O_JOBS = 1u << 8,
+	O_TIMEOUT = 1u << 9,
+	O_KERNEL = 1u << 10,
+	O_MODE = 1u << 11,
+	O_MARKDOWN = 1u << 12,
+	O_JUNIT = 1u << 13,
+	O_SHARD = 1u << 14,
+	O_RUN = 1u << 15,
+};
 
-/* In enum order: cmds[id].name is the command's name. */
+/* Each bit's option, as the user types it. */
+static const struct {
+	unsigned int bit;
+	const char *name;
+} opt_names[] = {
+	{ O_BTF, "--btf" }, { O_MODULE_BTF, "--module-btf" }, { O_KERNEL_DIR, "--kernel-dir" },
+	{ O_OUTPUT, "-o" }, { O_IN_PLACE, "--in-place" },
+	{ O_ALLOW_UNRESOLVED, "--allow-unresolved" }, { O_WEAKEN_UNRESOLVED, "--weaken-unresolved" },
+	{ O_JOBS, "--jobs" }, { O_TIMEOUT, "--timeout" }, { O_KERNEL, "--kernel" },
+	{ O_MODE, "--mode" }, { O_MARKDOWN, "--markdown" }, { O_JUNIT, "--junit" },
+	{ O_SHARD, "--shard" }, { O_RUN, "--run" },
+};
+
+static int check_rewrite(struct cli *cli);
+static int check_matrix(struct cli *cli);
+static int check_vm(struct cli *cli);
+static int run_help(struct cli *cli);
+
+/* One row per command: its name, handler, options and arguments. */
 static const struct cmd {
 	const char *name;
-	enum cmd_id id;
+	int (*run)(struct cli *cli);
+	unsigned int opts;		/* enum opt_bit */
+	int min_args, max_args;		/* max_args -1: any number */
+	const char *args;		/* the arguments, for messages */
+	int (*check)(struct cli *cli);	/* what else it requires, or NULL */
 } cmds[] = {
-	{ "explain", CMD_EXPLAIN },
-	{ "rewrite", CMD_REWRITE },
-	{ "list", CMD_LIST },
-	{ "matrix", CMD_MATRIX },
-	{ "doctor", CMD_DOCTOR },
-	{ "vm", CMD_VM },
-	{ "kernels", CMD_KERNELS },
-	{ "help", CMD_HELP },
+	{ "explain", cmd_explain, O_BTF | O_MODULE_BTF | O_WEAKEN_UNRESOLVED, 1, -1, "OBJ...",
+	  NULL },
+	{ "rewrite", cmd_rewrite, O_BTF | O_MODULE_BTF | O_WEAKEN_UNRESOLVED | O_OUTPUT |
+	  O_IN_PLACE | O_ALLOW_UNRESOLVED, 1, 1, "OBJ {-o OUT | --in-place}", check_rewrite },
+	{ "list", cmd_list, O_BTF | O_MODULE_BTF, 0, 0, "", NULL },
+	{ "matrix", cmd_matrix, O_BTF | O_BTF_MANY | O_KERNEL_DIR | O_WEAKEN_UNRESOLVED, 1, -1,
+	  "OBJ... --btf FILE...", check_matrix },
+	{ "doctor", cmd_doctor, O_BTF | O_MODULE_BTF, 0, -1, "[OBJ...]", NULL },
+	{ "vm", cmd_vm, O_JOBS | O_TIMEOUT | O_KERNEL | O_MODE | O_MARKDOWN | O_JUNIT | O_SHARD |
+	  O_RUN, 0, -1, "[--kernel ID|IMAGE]... OBJ... (or --run CMD, or merge JSON...)",
+	  check_vm },
+	{ "kernels", cmd_kernels, 0, 0, -1, "{list | fetch [ID...] | add ID IMAGE}", NULL },
+	{ "help", run_help, 0, 0, 1, "[COMMAND]", NULL },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -151,18 +200,18 @@ static void print_version(struct cli *cli)
 }
 
 /* Exact name, else the only command the word is a prefix of. */
-static int find_cmd(struct cli *cli, const char *word, enum cmd_id *id)
+static int find_cmd(struct cli *cli, const char *word, const struct cmd **cmd)
 {
 	size_t i, len = strlen(word), hits = 0;
 	char names[128] = "";
 
 	for (i = 0; i < NCMDS; i++) {
 		if (!strcmp(word, cmds[i].name)) {
-			*id = cmds[i].id;
+			*cmd = &cmds[i];
 			return 0;
 		}
 		if (!strncmp(word, cmds[i].name, len)) {
-			*id = cmds[i].id;
+			*cmd = &cmds[i];
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 hits++ ? ", " : "", cmds[i].name);
 		}
@@ -174,69 +223,72 @@ static int find_cmd(struct cli *cli, const char *word, enum cmd_id *id)
 	return cli_usage_error(cli, "unknown command '%s' (try 'magic-kfunc help')", word);
 }
 
-/* Options that only one command takes, and argument counts. */
-static int check_usage(struct cli *cli, enum cmd_id id, const char *name)
+/* "explain, rewrite and matrix": the commands that take option bit. */
+static void takers(unsigned int bit, char *buf, size_t sz)
 {
-	bool single_kernel = id == CMD_EXPLAIN || id == CMD_REWRITE || id == CMD_LIST ||
-			     id == CMD_DOCTOR;
+	size_t i, n = 0, cnt = 0;
 
-	if (id != CMD_REWRITE && (cli->output || cli->in_place || cli->allow_unresolved))
-		return cli_usage_error(cli, "%s: -o, --in-place and --allow-unresolved are for "
-				       "rewrite", name);
-	if (id == CMD_LIST && cli->weaken_unresolved)
-		return cli_usage_error(cli, "%s: --weaken-unresolved is for explain, rewrite and "
-				       "matrix", name);
-	if (id != CMD_MATRIX && cli->kernel_dir_cnt)
-		return cli_usage_error(cli, "%s: --kernel-dir is for matrix", name);
-	if (id != CMD_VM && (cli->jobs || cli->timeout || cli->vm_kernel_cnt || cli->mode ||
-			     cli->markdown || cli->junit || cli->shards || cli->run))
-		return cli_usage_error(cli, "%s: --jobs, --timeout, --kernel, --mode, --markdown, "
-				       "--junit, --shard and --run are for vm", name);
-	if ((id == CMD_VM || id == CMD_KERNELS) &&
-	    (cli->btf_cnt || cli->module_btf_cnt || cli->weaken_unresolved))
-		return cli_usage_error(cli, "%s: --btf, --module-btf and --weaken-unresolved do not "
-				       "apply (the kernels are booted)", name);
-	if (single_kernel && cli->btf_cnt > 1)
-		return cli_usage_error(cli, "%s: one --btf only (several are for matrix)", name);
-	switch (id) {
-	case CMD_EXPLAIN:
-		if (cli->argc < 1)
-			return cli_usage_error(cli, "explain: which object? explain OBJ...");
-		break;
-	case CMD_REWRITE:
-		if (cli->argc != 1)
-			return cli_usage_error(cli, "rewrite: one object: rewrite OBJ {-o OUT | --in-place}");
-		if (!cli->output == !cli->in_place)
-			return cli_usage_error(cli, "rewrite: give either -o OUT or --in-place");
-		break;
-	case CMD_LIST:
-		if (cli->argc)
-			return cli_usage_error(cli, "list: unexpected argument '%s'", cli->argv[0]);
-		break;
-	case CMD_MATRIX:
-		if (cli->argc < 1)
-			return cli_usage_error(cli, "matrix: which objects? matrix OBJ... --btf FILE...");
-		if (!cli->btf_cnt && !cli->kernel_dir_cnt)
-			return cli_usage_error(cli, "matrix: which kernels? give --btf FILE or "
-					       "--kernel-dir DIR");
-		if (cli->module_btf_cnt)
-			return cli_usage_error(cli, "matrix: --module-btf is not supported");
-		break;
-	case CMD_VM:
-		if (cli->argc < 1 && !cli->run)
-			return cli_usage_error(cli, "vm: which objects? vm [--kernel ID|IMAGE]... OBJ... "
-					       "(or --run CMD, or merge JSON...)");
-		if (cli->markdown && cli->json)
-			return cli_usage_error(cli, "vm: --markdown or --json, not both");
-		if (cli->junit && !strcmp(cli->junit, "-") && (cli->markdown || cli->json))
-			return cli_usage_error(cli, "vm: --junit - is the report on standard output: "
-					       "not with --markdown or --json");
-		break;
-	case CMD_DOCTOR:
-	case CMD_KERNELS:
-	case CMD_HELP:
-		break;
+	for (i = 0; i < NCMDS; i++)
+		cnt += !!(cmds[i].opts & bit);
+	buf[0] = '\0';
+	for (i = 0; i < NCMDS; i++) {
+		if (!(cmds[i].opts & bit))
+			continue;
+		snprintf(buf + strlen(buf), sz - strlen(buf), "%s%s",
+			 !n ? "" : n + 1 == cnt ? " and " : ", ", cmds[i].name);
+		n++;
 	}
+}
+
+/* What the table says of cmd: its options and its number of arguments. */
+static int check_usage(struct cli *cli, const struct cmd *cmd)
+{
+	unsigned int stray = cli->given & ~cmd->opts;
+	char who[128];
+	size_t i;
+
+	for (i = 0; stray && i < sizeof(opt_names) / sizeof(opt_names[0]); i++) {
+		if (!(stray & opt_names[i].bit))
+			continue;
+		takers(opt_names[i].bit, who, sizeof(who));
+		return cli_usage_error(cli, "%s: %s is for %s", cmd->name, opt_names[i].name, who);
+	}
+	if (cli->btf_cnt > 1 && !(cmd->opts & O_BTF_MANY))
+		return cli_usage_error(cli, "%s: one --btf only (several are for matrix)", cmd->name);
+	if (cli->argc < cmd->min_args)
+		return cli_usage_error(cli, "%s: what to work on? %s %s", cmd->name, cmd->name,
+				       cmd->args);
+	if (cmd->max_args >= 0 && cli->argc > cmd->max_args)
+		return cli_usage_error(cli, "%s: unexpected argument '%s' (%s %s)", cmd->name,
+				       cli->argv[cmd->max_args], cmd->name, cmd->args);
+	return cmd->check ? cmd->check(cli) : 0;
+}
+
+static int check_rewrite(struct cli *cli)
+{
+	if (!cli->output == !cli->in_place)
+		return cli_usage_error(cli, "rewrite: give either -o OUT or --in-place");
+	return 0;
+}
+
+static int check_matrix(struct cli *cli)
+{
+	if (!cli->btf_cnt && !cli->kernel_dir_cnt)
+		return cli_usage_error(cli, "matrix: which kernels? give --btf FILE or "
+				       "--kernel-dir DIR");
+	return 0;
+}
+
+static int check_vm(struct cli *cli)
+{
+	if (cli->argc < 1 && !cli->run)
+		return cli_usage_error(cli, "vm: which objects? vm [--kernel ID|IMAGE]... OBJ... "
+				       "(or --run CMD, or merge JSON...)");
+	if (cli->markdown && cli->json)
+		return cli_usage_error(cli, "vm: --markdown or --json, not both");
+	if (cli->junit && !strcmp(cli->junit, "-") && (cli->markdown || cli->json))
+		return cli_usage_error(cli, "vm: --junit - is the report on standard output: "
+				       "not with --markdown or --json");
 	return 0;
 }
 
@@ -288,36 +340,51 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 		case 'd': cli->debug = true; break;
 		case 'V': *version = true; break;
 		case 'h': *help = true; break;
-		case 'o': cli->output = optarg; break;
-		case OPT_BTF: enomem |= push(&cli->btf, &cli->btf_cnt, optarg) != 0; break;
+		case 'o': cli->output = optarg; cli->given |= O_OUTPUT; break;
+		case OPT_BTF:
+			enomem |= push(&cli->btf, &cli->btf_cnt, optarg) != 0;
+			cli->given |= O_BTF;
+			break;
 		case OPT_MODULE_BTF:
 			enomem |= push(&cli->module_btf, &cli->module_btf_cnt, optarg) != 0;
+			cli->given |= O_MODULE_BTF;
 			break;
 		case OPT_KERNEL_DIR:
 			enomem |= push(&cli->kernel_dir, &cli->kernel_dir_cnt, optarg) != 0;
+			cli->given |= O_KERNEL_DIR;
 			break;
-		case OPT_IN_PLACE: cli->in_place = true; break;
-		case OPT_ALLOW_UNRESOLVED: cli->allow_unresolved = true; break;
-		case OPT_WEAKEN_UNRESOLVED: cli->weaken_unresolved = true; break;
+		case OPT_IN_PLACE: cli->in_place = true; cli->given |= O_IN_PLACE; break;
+		case OPT_ALLOW_UNRESOLVED:
+			cli->allow_unresolved = true;
+			cli->given |= O_ALLOW_UNRESOLVED;
+			break;
+		case OPT_WEAKEN_UNRESOLVED:
+			cli->weaken_unresolved = true;
+			cli->given |= O_WEAKEN_UNRESOLVED;
+			break;
 		case OPT_JOBS:
 			if (parse_count(cli, "--jobs", optarg, 64, &cli->jobs))
 				ret = EXIT_USAGE;
+			cli->given |= O_JOBS;
 			break;
 		case OPT_TIMEOUT:
 			if (parse_count(cli, "--timeout", optarg, 86400, &cli->timeout))
 				ret = EXIT_USAGE;
+			cli->given |= O_TIMEOUT;
 			break;
 		case OPT_KERNEL:
 			enomem |= push(&cli->vm_kernel, &cli->vm_kernel_cnt, optarg) != 0;
+			cli->given |= O_KERNEL;
 			break;
-		case OPT_MODE: cli->mode = optarg; break;
-		case OPT_MARKDOWN: cli->markdown = true; break;
-		case OPT_JUNIT: cli->junit = optarg; break;
+		case OPT_MODE: cli->mode = optarg; cli->given |= O_MODE; break;
+		case OPT_MARKDOWN: cli->markdown = true; cli->given |= O_MARKDOWN; break;
+		case OPT_JUNIT: cli->junit = optarg; cli->given |= O_JUNIT; break;
 		case OPT_SHARD:
 			if (parse_shard(cli, optarg))
 				ret = EXIT_USAGE;
+			cli->given |= O_SHARD;
 			break;
-		case OPT_RUN: cli->run = optarg; break;
+		case OPT_RUN: cli->run = optarg; cli->given |= O_RUN; break;
 		case ':':
 			/* Keep parsing: a later -j still decides the error's form. */
 			ret = cli_usage_error(cli, "option '%s' needs an argument", argv[optind - 1]);
@@ -341,6 +408,19 @@ static int parse_args(struct cli *cli, int argc, char **argv, const char ***word
 }
 
 /* The whole help, or one command's (topic: its full name). */
+static void print_help(const char *topic);
+
+/* "help [COMMAND]": the whole help, or that command's. */
+static int run_help(struct cli *cli)
+{
+	const struct cmd *about = NULL;
+	int ret = cli->argc ? find_cmd(cli, cli->argv[0], &about) : 0;
+
+	if (!ret)
+		print_help(about ? about->name : NULL);
+	return ret;
+}
+
 static void print_help(const char *topic)
 {
 	size_t i;
@@ -362,7 +442,7 @@ int main(int argc, char **argv)
 	bool help = false, version = false;
 	char *buf = NULL;
 	size_t buf_len = 0;
-	enum cmd_id id = CMD_HELP;
+	const struct cmd *cmd;
 	int ret;
 
 	ret = parse_args(&cli, argc, argv, &words, &word_cnt, &help, &version);
@@ -400,46 +480,21 @@ int main(int argc, char **argv)
 	} else if (!word_cnt) {
 		ret = cli_usage_error(&cli, "no command given (try 'magic-kfunc help')");
 	} else {
-		const char *topic = NULL;
-
-		ret = find_cmd(&cli, words[0], &id);
+		ret = find_cmd(&cli, words[0], &cmd);
 		cli.argv = (char **)words + 1;
 		cli.argc = (int)word_cnt - 1;
-		/* bpftool's "CMD help", and "help CMD": that command's help. */
-		if (!ret && id != CMD_HELP && cli.argc && !strcmp(cli.argv[0], "help")) {
-			topic = cmds[id].name;
-			id = CMD_HELP;
-			cli.argc = 0;
-		} else if (!ret && id == CMD_HELP && cli.argc == 1) {
-			enum cmd_id about;
-
-			ret = find_cmd(&cli, cli.argv[0], &about);
-			topic = ret ? NULL : cmds[about].name;
-			cli.argc = 0;
+		/* bpftool's "CMD help": that command's help. */
+		if (!ret && cmd->run != run_help && cli.argc && !strcmp(cli.argv[0], "help")) {
+			cli.argv[0] = (char *)cmd->name;
+			cli.argc = 1;
+			find_cmd(&cli, "help", &cmd);
 		}
 		if (!ret)
-			ret = check_usage(&cli, id, cmds[id].name);
+			ret = check_usage(&cli, cmd);
 		if (!ret)
 			ret = cli_kernel_inputs(&cli);
-		if (ret) {
-			/* usage error */
-		} else if (id == CMD_HELP) {
-			print_help(topic);
-		} else if (id == CMD_EXPLAIN) {
-			ret = cmd_explain(&cli);
-		} else if (id == CMD_REWRITE) {
-			ret = cmd_rewrite(&cli);
-		} else if (id == CMD_LIST) {
-			ret = cmd_list(&cli);
-		} else if (id == CMD_DOCTOR) {
-			ret = cmd_doctor(&cli);
-		} else if (id == CMD_VM) {
-			ret = cmd_vm(&cli);
-		} else if (id == CMD_KERNELS) {
-			ret = cmd_kernels(&cli);
-		} else {
-			ret = cmd_matrix(&cli);
-		}
+		if (!ret)
+			ret = cmd->run(&cli);
 	}
 
 	if (cli.json) {
