@@ -93,7 +93,7 @@ int cli_usage_error(struct cli *cli, const char *fmt, ...) __attribute__((format
 
 int cmd_explain(struct cli *cli);
 int cmd_rewrite(struct cli *cli);
-int cmd_list(struct cli *cli);
+int cmd_kfuncs(struct cli *cli);
 int cmd_matrix(struct cli *cli);
 int cmd_doctor(struct cli *cli);
 int cmd_vm(struct cli *cli);

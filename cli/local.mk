@@ -6,7 +6,7 @@ bin_PROGRAMS += cli/magic-kfunc
 
 cli_magic_kfunc_SOURCES = \
 	cli/main.c cli/cli.h \
-	cli/explain.c cli/rewrite.c cli/list.c cli/matrix.c cli/doctor.c \
+	cli/explain.c cli/rewrite.c cli/kfuncs.c cli/matrix.c cli/doctor.c \
 	cli/vm.c cli/vm.h cli/vm_report.c cli/vm_merge.c cli/sha256.c \
 	cli/json_read.c cli/json_read.h \
 	cli/kernels.c cli/libexec.c cli/libexec.h \

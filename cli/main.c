@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * magic-kfunc [OPTIONS] { explain | rewrite | list | matrix | doctor | vm |
+ * magic-kfunc [OPTIONS] { explain | rewrite | kfuncs | matrix | doctor | vm |
  *                         kernels | help } ...
  *
  * Option parsing and dispatch (the table cmds[]: a command, its handler,
@@ -133,7 +133,7 @@ static const struct cmd {
 	  NULL },
 	{ "rewrite", cmd_rewrite, O_BTF | O_MODULE_BTF | O_WEAKEN_UNRESOLVED | O_OUTPUT |
 	  O_IN_PLACE | O_ALLOW_UNRESOLVED, 1, 1, "OBJ {-o OUT | --in-place}", check_rewrite },
-	{ "list", cmd_list, O_BTF | O_MODULE_BTF, 0, 0, "", NULL },
+	{ "kfuncs", cmd_kfuncs, O_BTF | O_MODULE_BTF, 0, 0, "", NULL },
 	{ "matrix", cmd_matrix, O_BTF | O_BTF_MANY | O_KERNEL_DIR | O_WEAKEN_UNRESOLVED, 1, -1,
 	  "OBJ... --btf FILE...", check_matrix },
 	{ "doctor", cmd_doctor, O_BTF | O_MODULE_BTF, 0, -1, "[OBJ...]", NULL },

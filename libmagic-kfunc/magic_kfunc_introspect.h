@@ -4,7 +4,7 @@
  * library reads it. The BTF of vmlinux and its modules, each function's
  * facts, the kernel's kfuncs with verifier-provided ("magic")
  * parameters by shape, and which parameter the verifier provides and
- * why. For tools that explain a kernel (magic-kfunc list and doctor);
+ * why. For tools that explain a kernel (magic-kfunc kfuncs and doctor);
  * a loader needs only <magic-kfunc/magic_kfunc.h>, which this includes.
  *
  * Installed as <magic-kfunc/magic_kfunc_introspect.h>. The conventions

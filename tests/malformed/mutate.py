@@ -592,7 +592,7 @@ def main():
     b = Btf(kb, 0)
     for name in ('bpf_wq_set_callback', 'bpf_wq_set_callback_impl'):
         b.set_word(b.find(BTF_KIND_FUNC, name), 2, len(b.types) + 5)
-    # libbpf 1.1's btf_dump (magic-kfunc list) crashes on such BTF.
+    # libbpf 1.1's btf_dump (magic-kfunc kfuncs) crashes on such BTF.
     add('kbtf-func-type-past-end', 'kbtf', kb, 'EINVAL', 1,
         'kernel BTF: BTF type [%d] refers to type [%d], past the last one'
         % (min(b.find(BTF_KIND_FUNC, n) for n in ('bpf_wq_set_callback',

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * list: the selected kernel's kfuncs that take verifier-provided
+ * kfuncs: the selected kernel's kfuncs that take verifier-provided
  * arguments, as the library classifies them (enum mkf_kfunc_shape);
  * this file only presents them.
  */
@@ -223,7 +223,7 @@ static void list_json(struct cli *cli, const struct mkf_kernel *k, const struct 
 	jw_end_object(jw);
 }
 
-int cmd_list(struct cli *cli)
+int cmd_kfuncs(struct cli *cli)
 {
 	struct decl_printer *dp = NULL;
 	struct row *rows = NULL;
