@@ -105,24 +105,18 @@ int find_paths(struct cli *cli, struct vm_paths *p)
 /* --- running the scripts ---------------------------------------------- */
 
 /*
- * Run SCRIPT (in the libexec dir) with ARGS; its standard output in
- * *out (NUL-terminated), its standard error passed through. Returns
- * the exit status, or -1 with errno.
+ * Run ARGV (execvp: a path, or a name found in PATH), with MKF_KERNELS_LIST
+ * set to catalogue if not NULL; its standard output in *out
+ * (NUL-terminated), its standard error passed through. Returns the exit
+ * status (128 + the signal for a killed one), or -1 with errno.
  */
-int run_script(const struct vm_paths *p, const char *script, const char *const *args,
-		      char **out)
+int run_capture(const char *const *argv, const char *catalogue, char **out)
 {
-	char path[PATH_MAX + 32], *buf = NULL;
-	const char *argv[16];
-	size_t len = 0, cap = 0, i;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
 	int fd[2], status;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", p->libexec, script);
-	argv[0] = path;
-	for (i = 0; args[i] && i < 14; i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
 	if (pipe(fd))
 		return -1;
 	pid = fork();
@@ -135,9 +129,10 @@ int run_script(const struct vm_paths *p, const char *script, const char *const *
 		dup2(fd[1], 1);
 		close(fd[0]);
 		close(fd[1]);
-		setenv("MKF_KERNELS_LIST", p->catalogue, 1);
-		execv(path, (char *const *)argv);
-		fprintf(stderr, "magic-kfunc: %s: %s\n", path, strerror(errno));
+		if (catalogue)
+			setenv("MKF_KERNELS_LIST", catalogue, 1);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "magic-kfunc: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(fd[1]);
@@ -159,9 +154,12 @@ int run_script(const struct vm_paths *p, const char *script, const char *const *
 		len += (size_t)n;
 	}
 	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			free(buf);
 			return -1;
+		}
+	}
 	if (!buf)
 		buf = calloc(1, 1);
 	if (!buf) {
@@ -171,4 +169,20 @@ int run_script(const struct vm_paths *p, const char *script, const char *const *
 	buf[len] = '\0';
 	*out = buf;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Run SCRIPT (in the libexec dir) with ARGS: see libexec.h. */
+int run_script(const struct vm_paths *p, const char *script, const char *const *args,
+	       char **out)
+{
+	char path[PATH_MAX + 32];
+	const char *argv[16];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/%s", p->libexec, script);
+	argv[0] = path;
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	return run_capture(argv, p->catalogue, out);
 }

@@ -35,5 +35,12 @@ int find_paths(struct cli *cli, struct vm_paths *p);
  * Returns the exit status, or -1 with errno.
  */
 int run_script(const struct vm_paths *p, const char *script, const char *const *args, char **out);
+/*
+ * Run ARGV (argv[0] a path or a name in PATH), with MKF_KERNELS_LIST set
+ * to catalogue unless NULL; its standard output in *out (NUL-terminated,
+ * to free), its standard error passed through. The exit status (128 +
+ * the signal of a killed one), or -1 with errno.
+ */
+int run_capture(const char *const *argv, const char *catalogue, char **out);
 
 #endif

@@ -899,60 +899,20 @@ static int is_dynamic(struct cli *cli, const char *path, bool *dynamic)
 /* ldd's standard output for PATH, or NULL (the error set). */
 static char *run_ldd(struct cli *cli, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fd[2], status;
-	pid_t pid;
+	const char *argv[] = { "ldd", "--", path, NULL };
+	char *out = NULL;
+	int rc = run_capture(argv, NULL, &out);
 
-	if (pipe(fd))
-		goto fail;
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		goto fail;
+	if (rc < 0) {
+		cli_error(cli, "vm: --run %s: ldd: %s", path, strerror(errno));
+		return NULL;
 	}
-	if (!pid) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execlp("ldd", "ldd", "--", path, (char *)NULL);
-		fprintf(stderr, "magic-kfunc: ldd: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	for (;;) {
-		ssize_t n;
-
-		if (len + 4097 > cap) {
-			char *b = realloc(buf, cap = len + 8192);
-
-			if (!b)
-				break;
-			buf = b;
-		}
-		n = read(fd[0], buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			goto fail;
-	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		free(buf);
+	if (rc) {
+		free(out);
 		cli_error(cli, "vm: --run %s: ldd could not list its libraries", path);
 		return NULL;
 	}
-	buf[len] = '\0';
-	return buf;
-fail:
-	free(buf);
-	cli_error(cli, "vm: --run %s: ldd: %s", path, strerror(errno));
-	return NULL;
+	return out;
 }
 
 /*
