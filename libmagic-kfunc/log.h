@@ -47,6 +47,27 @@ void mkf_print_err(const char *fmt, ...);
 /* A warning that is the cause of the call's failure. */
 #define pr_err(fmt, ...) mkf_print_err(MKF_LOG_PREFIX fmt, ##__VA_ARGS__)
 
+/*
+ * CALL inside a diagnostics scope on the err_buf of OPTS (an options
+ * struct; opts.h's OPTS_GET), FAILED (an expression of __ret, CALL's
+ * value) telling failure: its errno then goes into the scope and is
+ * kept. The value of CALL.
+ */
+#define MKF_WITH_DIAG(opts, call, failed)					\
+	({									\
+		struct mkf_diag_scope __scope;					\
+		typeof(call) __ret;						\
+		int __err;							\
+										\
+		mkf_diag_enter(&__scope, OPTS_GET(opts, err_buf, NULL),		\
+			       OPTS_GET(opts, err_buf_sz, 0));			\
+		__ret = (call);							\
+		__err = (failed) ? errno : 0;					\
+		mkf_diag_leave(&__scope, __err);				\
+		errno = __err ? __err : errno;					\
+		__ret;								\
+	})
+
 /* An accessor's value, or the zero value with errno EINVAL for NULL. */
 #define MKF_GET(obj, expr, zero) ((obj) ? (expr) : (errno = EINVAL, (zero)))
 

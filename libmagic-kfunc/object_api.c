@@ -156,61 +156,57 @@ static struct mkf_object *new_mem(const void *obj_buf, size_t obj_buf_sz,
 	return object_new(copy, obj_buf_sz, OPTS_GET(opts, object_name, NULL) ?: "object");
 }
 
+int mkf_read_object_file(const char *func, const char *path, void **buf, size_t *sz,
+			 char **name)
+{
+	int err;
+
+	if (!path) {
+		pr_err("%s: no path given\n", func);
+		return -EINVAL;
+	}
+	err = mkf_read_file(path, buf, sz);
+	if (err) {
+		pr_err("%s: %s\n", path, strerror(-err));
+		return err;
+	}
+	*name = mkf_object_name_of(path);
+	if (!*name) {
+		free(*buf);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static struct mkf_object *new_file(const char *path, const struct mkf_object_opts *opts)
 {
 	struct mkf_object *o;
-	char *name = NULL;
+	char *name;
 	void *buf;
 	size_t sz;
 	int err;
 
 	if (!OPTS_VALID(opts, mkf_object_opts))
 		return mkf_err_ptr(-EINVAL);
-	if (!path) {
-		pr_err("mkf_object__new_file: no path given\n");
-		return mkf_err_ptr(-EINVAL);
-	}
-	err = mkf_read_file(path, &buf, &sz);
-	if (err) {
-		pr_err("%s: %s\n", path, strerror(-err));
+	err = mkf_read_object_file("mkf_object__new_file", path, &buf, &sz, &name);
+	if (err)
 		return mkf_err_ptr(err);
-	}
-	if (!OPTS_GET(opts, object_name, NULL)) {
-		name = mkf_object_name_of(path);
-		if (!name) {
-			free(buf);
-			return mkf_err_ptr(-ENOMEM);
-		}
-	}
-	o = object_new(buf, sz, name ?: OPTS_GET(opts, object_name, NULL));
+	o = object_new(buf, sz, OPTS_GET(opts, object_name, NULL) ?: name);
 	err = o ? 0 : -errno;
 	free(name);
 	return o ? o : mkf_err_ptr(err);
 }
 
-#define WITH_DIAG_PTR(opts, call)						\
-	({									\
-		struct mkf_diag_scope __scope;					\
-		typeof(call) __ret;						\
-		int __err;							\
-										\
-		mkf_diag_enter(&__scope, OPTS_GET(opts, err_buf, NULL),		\
-			       OPTS_GET(opts, err_buf_sz, 0));			\
-		__ret = (call);							\
-		__err = __ret ? 0 : errno;					\
-		mkf_diag_leave(&__scope, __err);				\
-		__ret ? __ret : mkf_err_ptr(-__err);				\
-	})
 
 struct mkf_object *mkf_object__new(const void *obj_buf, size_t obj_buf_sz,
 				   const struct mkf_object_opts *opts)
 {
-	return WITH_DIAG_PTR(opts, new_mem(obj_buf, obj_buf_sz, opts));
+	return MKF_WITH_DIAG(opts, new_mem(obj_buf, obj_buf_sz, opts), !__ret);
 }
 
 struct mkf_object *mkf_object__new_file(const char *path, const struct mkf_object_opts *opts)
 {
-	return WITH_DIAG_PTR(opts, new_file(path, opts));
+	return MKF_WITH_DIAG(opts, new_file(path, opts), !__ret);
 }
 
 void mkf_object__free(struct mkf_object *obj)
@@ -245,7 +241,7 @@ static struct mkf_plan *compute(const struct mkf_object *obj, const struct mkf_k
 struct mkf_plan *mkf_plan__compute(const struct mkf_object *obj, const struct mkf_kernel *kernel,
 				   const struct mkf_plan_opts *opts)
 {
-	return WITH_DIAG_PTR(opts, compute(obj, kernel, opts));
+	return MKF_WITH_DIAG(opts, compute(obj, kernel, opts), !__ret);
 }
 
 int mkf_object__rewrite(const struct mkf_object *obj, const struct mkf_plan *plan,
@@ -300,9 +296,8 @@ struct bpf_object *mkf_object__open(const struct mkf_object *obj, const struct m
 int mkf_skeleton__open(struct bpf_object_skeleton *s, const struct mkf_object *obj,
 		       const struct mkf_plan *plan, const struct bpf_object_open_opts *opts)
 {
-	const void *orig_data;
-	size_t orig_sz, sz;
 	void *buf = NULL;
+	size_t sz;
 	int err;
 
 	if (!s || !obj || !plan) {
@@ -323,14 +318,23 @@ int mkf_skeleton__open(struct bpf_object_skeleton *s, const struct mkf_object *o
 	err = mkf_obj_apply(&obj->obj, plan, &buf, &sz);
 	if (err)
 		return mkf_err(err);
-	orig_data = s->data;
-	orig_sz = s->data_sz;
+	err = mkf_libbpf_open_skeleton(s, buf, sz, opts);
+	free(buf);
+	return mkf_err(err);
+}
+
+int mkf_libbpf_open_skeleton(struct bpf_object_skeleton *s, const void *buf, size_t sz,
+			     const struct bpf_object_open_opts *opts)
+{
+	const void *orig_data = s->data;
+	size_t orig_sz = s->data_sz;
+	int err;
+
 	s->data = buf;
 	s->data_sz = sz;
 	err = bpf_object__open_skeleton(s, opts);
 	/* libbpf is done with the image when its open returns (open.c). */
 	s->data = orig_data;
 	s->data_sz = orig_sz;
-	free(buf);
-	return mkf_err(err);
+	return err;
 }

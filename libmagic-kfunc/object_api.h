@@ -25,11 +25,24 @@ int mkf_read_file(const char *path, void **buf, size_t *sz);
 /* libbpf's name for an object file: its base name up to the first '.'. */
 char *mkf_object_name_of(const char *path);
 /*
+ * For FUNC (the public function, named in messages): PATH read whole
+ * into *buf (to free), and libbpf's name for it into *name (to free).
+ * 0, or a negative errno after a message.
+ */
+int mkf_read_object_file(const char *func, const char *path, void **buf, size_t *sz,
+			 char **name);
+/*
  * bpf_object__open_mem() of buf with object_name defaulting to name, a
  * message naming the object on failure ("rewritten" when the image is
  * not the caller's). NULL with errno set.
  */
 struct bpf_object *mkf_libbpf_open(const void *buf, size_t sz, bool rewritten, const char *name,
 				   const struct bpf_object_open_opts *opts);
+/*
+ * bpf_object__open_skeleton() of s with its object's image replaced by
+ * buf for the call (s->data and s->data_sz restored). libbpf's return.
+ */
+int mkf_libbpf_open_skeleton(struct bpf_object_skeleton *s, const void *buf, size_t sz,
+			     const struct bpf_object_open_opts *opts);
 
 #endif

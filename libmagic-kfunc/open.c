@@ -282,22 +282,6 @@ static struct bpf_object *open_mem(const void *obj_buf, size_t obj_buf_sz, const
 	return obj ? obj : mkf_err_ptr(err);
 }
 
-/* The calls below run inside a diagnostics scope (err_buf). */
-#define WITH_DIAG(mo, call, failed)							\
-	({										\
-		struct mkf_diag_scope __scope;						\
-		typeof(call) __ret;							\
-		int __err;								\
-											\
-		mkf_diag_enter(&__scope, OPTS_GET(mo, err_buf, NULL),			\
-			       OPTS_GET(mo, err_buf_sz, 0));				\
-		__ret = (call);								\
-		__err = (failed) ? errno : 0;						\
-		mkf_diag_leave(&__scope, __err);					\
-		errno = __err ? __err : errno;						\
-		__ret;									\
-	})
-
 static struct bpf_object *open_mem_named(const void *obj_buf, size_t obj_buf_sz,
 					 const struct bpf_object_open_opts *opts,
 					 const struct mkf_open_opts *mkf_opts)
@@ -328,20 +312,9 @@ static struct bpf_object *open_file(const char *path, const struct bpf_object_op
 
 	if (!OPTS_VALID(mkf_opts, mkf_open_opts))
 		return mkf_err_ptr(-EINVAL);
-	if (!path) {
-		pr_err("mkf_object__open_file: no path given\n");
-		return mkf_err_ptr(-EINVAL);
-	}
-	err = mkf_read_file(path, &buf, &sz);
-	if (err) {
-		pr_err("%s: %s\n", path, strerror(-err));
+	err = mkf_read_object_file("mkf_object__open_file", path, &buf, &sz, &name);
+	if (err)
 		return mkf_err_ptr(err);
-	}
-	name = mkf_object_name_of(path);
-	if (!name) {
-		free(buf);
-		return mkf_err_ptr(-ENOMEM);
-	}
 	obj = open_mem(buf, sz, OPTS_GET(opts, object_name, NULL) ?: name, opts, mkf_opts);
 	err = obj ? 0 : -errno;
 	free(name);
@@ -352,8 +325,7 @@ static struct bpf_object *open_file(const char *path, const struct bpf_object_op
 static int open_skeleton(struct bpf_object_skeleton *s, const struct bpf_object_open_opts *opts,
 			 const struct mkf_open_opts *mkf_opts)
 {
-	const void *orig_data;
-	size_t orig_sz, sz;
+	size_t sz;
 	void *buf;
 	int err;
 
@@ -366,16 +338,10 @@ static int open_skeleton(struct bpf_object_skeleton *s, const struct bpf_object_
 	err = prepare(s->data, s->data_sz, s->name, opts, mkf_opts, &buf, &sz);
 	if (err)
 		return mkf_err(err);
-	orig_data = s->data;
-	orig_sz = s->data_sz;
-	s->data = buf;
-	s->data_sz = sz;
-	err = bpf_object__open_skeleton(s, opts);
-	/* libbpf is done with the image (see top of file). */
-	s->data = orig_data;
-	s->data_sz = orig_sz;
-	if (buf != orig_data)
-		free(buf);
+	if (buf == s->data)
+		return mkf_err(bpf_object__open_skeleton(s, opts));
+	err = mkf_libbpf_open_skeleton(s, buf, sz, opts);
+	free(buf);
 	return mkf_err(err);
 }
 
@@ -385,7 +351,9 @@ struct bpf_object *mkf_object__open_mem(const void *obj_buf, size_t obj_buf_sz,
 {
 	struct bpf_object *obj;
 
-	obj = WITH_DIAG(mkf_opts, open_mem_named(obj_buf, obj_buf_sz, opts, mkf_opts), !__ret);
+	/* Inside a diagnostics scope on err_buf: log.h's MKF_WITH_DIAG(). */
+	obj = MKF_WITH_DIAG(mkf_opts, open_mem_named(obj_buf, obj_buf_sz, opts, mkf_opts),
+			    !__ret);
 	return obj;
 }
 
@@ -395,7 +363,7 @@ struct bpf_object *mkf_object__open_file(const char *path,
 {
 	struct bpf_object *obj;
 
-	obj = WITH_DIAG(mkf_opts, open_file(path, opts, mkf_opts), !__ret);
+	obj = MKF_WITH_DIAG(mkf_opts, open_file(path, opts, mkf_opts), !__ret);
 	return obj;
 }
 
@@ -403,5 +371,5 @@ int mkf_object__open_skeleton(struct bpf_object_skeleton *s,
 			      const struct bpf_object_open_opts *opts,
 			      const struct mkf_open_opts *mkf_opts)
 {
-	return WITH_DIAG(mkf_opts, open_skeleton(s, opts, mkf_opts), __ret < 0);
+	return MKF_WITH_DIAG(mkf_opts, open_skeleton(s, opts, mkf_opts), __ret < 0);
 }

@@ -675,26 +675,14 @@ static struct mkf_plan *read_and_compute(const void *obj_buf, size_t obj_buf_sz,
 	return plan ? plan : mkf_err_ptr(err);
 }
 
-#define WITH_DIAG_PLAN(opts, call)						\
-	({									\
-		struct mkf_diag_scope __scope;					\
-		struct mkf_plan *__plan;					\
-		int __err;							\
-										\
-		mkf_diag_enter(&__scope, OPTS_GET(opts, err_buf, NULL),		\
-			       OPTS_GET(opts, err_buf_sz, 0));			\
-		__plan = (call);						\
-		__err = __plan ? 0 : errno;					\
-		mkf_diag_leave(&__scope, __err);				\
-		__plan ? __plan : mkf_err_ptr(-__err);				\
-	})
 
 struct mkf_plan *mkf_plan_compute_for(const void *obj_buf, size_t obj_buf_sz,
 				      const struct mkf_kernel *kernel,
 				      const struct mkf_plan_opts *opts,
 				      const struct mkf_libbpf_model *lbm)
 {
-	return WITH_DIAG_PLAN(opts, read_and_compute(obj_buf, obj_buf_sz, kernel, opts, lbm));
+	return MKF_WITH_DIAG(opts, read_and_compute(obj_buf, obj_buf_sz, kernel, opts, lbm),
+			     !__ret);
 }
 
 void mkf_plan__free(struct mkf_plan *plan)
