@@ -8,6 +8,8 @@
  *   unsplit       KF_IMPLICIT_ARGS kfunc whose public prototype still has
  *                 the implicit argument and no _impl twin (old pahole);
  *   partial-tags  a family whose kfuncs are partly tagged bpf_kfunc;
+ *   untagged      each untagged function of such a family (information:
+ *                 the partial-tags warning counts them);
  *   proto-only    an _impl prototype without a callable short form;
  *   tag-not-func  a bpf_kfunc decl tag on something that is not a FUNC;
  *   no-tags       no bpf_kfunc tag at all (pahole < 1.26): every FUNC
@@ -113,6 +115,33 @@ static int check_shapes(const struct mkf_kernel *k, struct findings *f)
 	return err;
 }
 
+/*
+ * One finding per untagged function of a partly tagged family, so that
+ * doctor OBJ... names the externs that call one.
+ */
+static int name_untagged(const struct btf *btf, const struct btf *base,
+			 const unsigned char *is_tagged, const char *family, const char *where,
+			 struct findings *f)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	int err = 0;
+
+	for (id = base ? btf__type_cnt(base) : 1; id < n && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+
+		if (!btf_is_func(t) || !name || is_tagged[id] || strncmp(name, family, strlen(family)) ||
+		    (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, "_impl")))
+			continue;
+		err = add(f, "untagged", "info", name,
+			  "%s: %s has no DECL_TAG \"bpf_kfunc\" (its family is partly tagged): "
+			  "libbpf binds it by name, the library takes it for prototype-only and "
+			  "leaves an extern to it unbound; whether the verifier takes the call "
+			  "depends on the kernel's kfunc sets, which BTF does not show", where, name);
+	}
+	return err;
+}
+
 /* Families half tagged, and tags on things that are not FUNCs. */
 static int check_tags(const struct btf *btf, const char *where, struct findings *f)
 {
@@ -171,8 +200,10 @@ static int check_tags(const struct btf *btf, const char *where, struct findings 
 		err = add(f, "partial-tags", "warning", families[i],
 			  "%s: only %zu of the %zu %s* functions carry DECL_TAG \"bpf_kfunc\": the "
 			  "BTF looks partly tagged; libbpf and the library take the others for "
-			  "prototype-only, and programs calling them fail", where, tagged[i],
-			  tagged[i] + untagged[i], families[i]);
+			  "prototype-only, and programs calling them fail (each is listed as "
+			  "untagged)", where, tagged[i], tagged[i] + untagged[i], families[i]);
+		if (!err)
+			err = name_untagged(btf, base, is_tagged, families[i], where, f);
 	}
 	free(is_tagged);
 	return err;

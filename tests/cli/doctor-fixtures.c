@@ -3,7 +3,8 @@
  * doctor-fixtures DIR: write one kernel BTF file per shape that
  * "magic-kfunc doctor" reports (tests/cli/doctor-test reads them):
  *   unsplit.btf       7.x built by an old pahole (tests/unit/fixtures.c)
- *   partial.btf       ten scx_bpf_* functions, four of them tagged
+ *   partial.btf       ten scx_bpf_* functions, four of them tagged (the
+ *                     untagged ones: scx_bpf_f4..f8, scx_bpf_dsq_nr_queued)
  *   proto-only.btf    an untagged _impl with no callable short form
  *   tag-not-func.btf  a bpf_kfunc tag on an INT
  *   clean.btf         a 7.x pair: tagged foo, prototype-only foo_impl
@@ -82,9 +83,10 @@ int main(int argc, char **argv)
 	err = err ?: write_btf(argv[1], "unsplit.btf", fx_kernel(FX_OLD_PAHOLE));
 	err = err ?: write_btf(argv[1], "no-tags.btf", fx_kernel(FX_612_DEB12));
 
+	/* The last untagged one is a kfunc tests/bpf/scx_nr_queued.bpf.o calls. */
 	b = base();
 	for (i = 0; b && i < 10; i++) {
-		snprintf(name, sizeof(name), "scx_bpf_f%d", i);
+		snprintf(name, sizeof(name), i < 9 ? "scx_bpf_f%d" : "scx_bpf_dsq_nr_queued", i);
 		func(b, name, false, i < 4);
 	}
 	err = err ?: write_btf(argv[1], "partial.btf", b);
