@@ -21,6 +21,23 @@
 #include "vm.h"
 
 /*
+ * A new buffer of SZ bytes that the report frees at its end (vm->shown),
+ * or NULL.
+ */
+static char *shown_buf(struct vm *vm, size_t sz)
+{
+	char **v = realloc(vm->shown, (vm->shown_cnt + 1) * sizeof(*v));
+	char *copy = v ? malloc(sz) : NULL;
+
+	if (v)
+		vm->shown = v;
+	if (!copy)
+		return NULL;
+	v[vm->shown_cnt++] = copy;
+	return copy;
+}
+
+/*
  * S as the reports print it: no control character reaches the terminal
  * (\xNN instead, as the guest sends them; so are bytes past ASCII). S
  * itself when it has none.
@@ -28,7 +45,7 @@
 const char *safe(struct vm *vm, const char *s)
 {
 	const unsigned char *p;
-	char *copy, *o, **v;
+	char *copy, *o;
 	size_t bad = 0;
 
 	if (!s)
@@ -37,16 +54,9 @@ const char *safe(struct vm *vm, const char *s)
 		bad += *p < 0x20 || *p >= 0x7f;
 	if (!bad)
 		return s;
-	v = realloc(vm->shown, (vm->shown_cnt + 1) * sizeof(*v));
-	copy = malloc(strlen(s) + 3 * bad + 1);
-	if (!v || !copy) {
-		free(copy);
-		if (v)
-			vm->shown = v;
+	copy = shown_buf(vm, strlen(s) + 3 * bad + 1);
+	if (!copy)
 		return "?";
-	}
-	vm->shown = v;
-	v[vm->shown_cnt++] = copy;
 	for (p = (const unsigned char *)s, o = copy; *p; p++) {
 		if (*p < 0x20 || *p >= 0x7f)
 			o += sprintf(o, "\\x%02x", *p);
@@ -173,22 +183,15 @@ static const char *md(struct vm *vm, const char *s, bool code)
 	const char *t = safe(vm, s ? s : "");
 	size_t n = 0;
 	const char *p;
-	char *copy, *o, **v;
+	char *copy, *o;
 
 	for (p = t; *p; p++)
 		n += strchr(code ? "|`" : "\\`*_[]<>|~&", *p) ? 4 : 1;
 	if (n == strlen(t))
 		return t;
-	v = realloc(vm->shown, (vm->shown_cnt + 1) * sizeof(*v));
-	copy = malloc(n + 1);
-	if (!v || !copy) {
-		free(copy);
-		if (v)
-			vm->shown = v;
+	copy = shown_buf(vm, n + 1);
+	if (!copy)
 		return "?";
-	}
-	vm->shown = v;
-	v[vm->shown_cnt++] = copy;
 	for (p = t, o = copy; *p; p++) {
 		if (code && *p == '`')
 			o += sprintf(o, "\\x60");

@@ -314,6 +314,21 @@ static int describe_type(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 	return push_ref(k, t->name_off, id);
 }
 
+/* Room in k->refs for cnt more. 0 or -ENOMEM. */
+static int refs_reserve(struct mkf_kernel *k, size_t cnt)
+{
+	struct mkf_func_ref *r;
+
+	if (k->ref_cap - k->ref_cnt >= cnt)
+		return 0;
+	r = realloc(k->refs, (k->ref_cnt + cnt) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	k->refs = r;
+	k->ref_cap = k->ref_cnt + cnt;
+	return 0;
+}
+
 /*
  * A view lists its FUNCs apart from the few DECL_TAGs and DATASECs:
  * the FUNCs go to refs in one tight loop, the others, merged in id
@@ -344,13 +359,8 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 			v->funcs = NULL;
 			v->func_cnt = 0;
 		} else {
-			if (k->ref_cap - k->ref_cnt < v->func_cnt) {
-				r = realloc(k->refs, (k->ref_cnt + v->func_cnt) * sizeof(*r));
-				if (!r)
-					return -ENOMEM;
-				k->refs = r;
-				k->ref_cap = k->ref_cnt + v->func_cnt;
-			}
+			if (refs_reserve(k, v->func_cnt))
+				return -ENOMEM;
 			memcpy(k->refs + k->ref_cnt, v->funcs, v->func_cnt * sizeof(*r));
 			k->ref_cnt += v->func_cnt;
 		}
@@ -359,13 +369,8 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 					    *picks);
 		return err;
 	}
-	if (k->ref_cap - k->ref_cnt < v->func_cnt) {
-		r = realloc(k->refs, (k->ref_cnt + v->func_cnt) * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		k->refs = r;
-		k->ref_cap = k->ref_cnt + v->func_cnt;
-	}
+	if (refs_reserve(k, v->func_cnt))
+		return -ENOMEM;
 	r = k->refs + k->ref_cnt;
 	for (i = 0; i < v->func_cnt && !err; i++) {
 		__u32 id = v->funcs[i].id;

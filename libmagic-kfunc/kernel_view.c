@@ -272,6 +272,18 @@ static int index_types(struct mkf_btf_view *v)
 	return 0;
 }
 
+/* The bytes in v checked and indexed; on failure v is closed. */
+static int index_view(struct mkf_btf_view *v)
+{
+	int err = check_layout(v);
+
+	if (!err)
+		err = index_types(v);
+	if (err)
+		mkf_btf_view_close(v);
+	return err;
+}
+
 int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 		      const struct mkf_btf_view *base)
 {
@@ -285,20 +297,16 @@ int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 	v->start_id = base ? base->end_id : 1;
 	v->str_start = base ? base->str_start + base->str_len : 0;
 	err = slurp(v, path);
-	if (!err)
-		err = check_layout(v);
-	if (!err)
-		err = index_types(v);
-	if (err)
+	if (err) {
 		mkf_btf_view_close(v);
-	return err;
+		return err;
+	}
+	return index_view(v);
 }
 
 int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
 			  const struct mkf_btf_view *base)
 {
-	int err;
-
 	memset(v, 0, sizeof(*v));
 	v->base = base;
 	v->start_id = base ? base->end_id : 1;
@@ -306,12 +314,7 @@ int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
 	v->mem = (void *)mem;
 	v->mem_len = len;
 	v->borrowed = true;
-	err = check_layout(v);
-	if (!err)
-		err = index_types(v);
-	if (err)
-		mkf_btf_view_close(v);
-	return err;
+	return index_view(v);
 }
 
 void mkf_btf_view_close(struct mkf_btf_view *v)
