@@ -43,6 +43,12 @@ int example_report(const struct example *ex, int err, const struct mkf_plan *pla
 {
 	const struct mkf_plan_entry *e;
 
+	if (err == -ESRCH && plan) {
+		/* Each extern's reason is in the library's log above. */
+		fprintf(stderr, "%s: %zu strong kfunc extern(s) fit nothing in the target kernel\n",
+			ex->name, mkf_plan__unresolved_cnt(plan));
+		return EXAMPLE_FAIL;
+	}
 	if (err) {
 		fprintf(stderr, "%s: libmagic-kfunc cannot open the object: %s\n", ex->name,
 			strerror(-err));

@@ -107,6 +107,9 @@ static struct app *open_app(void)
 	if (plan) {
 		print_plan(plan);
 		/* A strong extern that fits nothing: loading would fail. */
+		if (mkf_plan__unresolved_cnt(plan))
+			fprintf(stderr, "app: %zu strong kfunc extern(s) fit nothing in the target "
+				"kernel\n", mkf_plan__unresolved_cnt(plan));
 		err = mkf_plan__unresolved_cnt(plan) ? -ESRCH
 						     : mkf_skeleton__open(skel->skeleton, obj, plan, NULL);
 	}
