@@ -16,7 +16,7 @@
 
 struct cell {
 	size_t externs, changes, unresolved;
-	size_t outcome[MKF_LIBBPF_DROPPED + 1];
+	size_t outcome[MKF_LIBBPF_BINDS_UNTAGGED + 1];
 	/* Worst outcome over the externs, and whether it hits a strong one. */
 	enum mkf_libbpf_outcome verdict;
 	bool verdict_weak_only;
@@ -31,8 +31,10 @@ static int severity(enum mkf_libbpf_outcome o)
 	/* Dropped externs are weak: resolved to 0, as if not found. */
 	case MKF_LIBBPF_DROPPED:
 	case MKF_LIBBPF_NOT_FOUND: return 1;
-	case MKF_LIBBPF_BINDS_UNCALLABLE: return 2;
-	case MKF_LIBBPF_INCOMPATIBLE: return 3;
+	/* Loads or not as the kernel's kfunc ID sets say: BTF cannot tell. */
+	case MKF_LIBBPF_BINDS_UNTAGGED: return 2;
+	case MKF_LIBBPF_BINDS_UNCALLABLE: return 3;
+	case MKF_LIBBPF_INCOMPATIBLE: return 4;
 	}
 	return 0;
 }
@@ -76,6 +78,7 @@ static const char *verdict_words(const struct cell *c)
 	case MKF_LIBBPF_BINDS_UNCALLABLE: return "uncallable";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
 	case MKF_LIBBPF_DROPPED: return "dropped(weak=0)";
+	case MKF_LIBBPF_BINDS_UNTAGGED: return "untagged";
 	}
 	return "?";
 }
@@ -180,7 +183,7 @@ static void matrix_json(struct cli *cli, const struct kernel_spec *specs, size_t
 			jw_string_field(jw, "libbpf_verdict", mkf_libbpf_verdict_str(c->loads));
 			jw_name(jw, "libbpf_outcomes");
 			jw_start_object(jw);
-			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_DROPPED; o++)
+			for (o = MKF_LIBBPF_BINDS; o <= MKF_LIBBPF_BINDS_UNTAGGED; o++)
 				jw_int_field(jw, mkf_libbpf_outcome_str(o), (long long)c->outcome[o]);
 			jw_end_object(jw);
 			jw_end_object(jw);

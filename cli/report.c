@@ -63,6 +63,7 @@ const char *libbpf_words(enum mkf_libbpf_outcome o)
 	case MKF_LIBBPF_NOT_FOUND: return "not found";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
 	case MKF_LIBBPF_DROPPED: return "dropped (weak: 0)";
+	case MKF_LIBBPF_BINDS_UNTAGGED: return "binds untagged";
 	}
 	return "unknown";
 }

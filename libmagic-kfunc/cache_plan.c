@@ -256,6 +256,7 @@ static bool entry_ok(const struct mkf_plan *plan, const struct mkf_plan_entry *e
 		/* fall through */
 	case MKF_DECISION_LEAVE_WEAK:
 	case MKF_DECISION_UNRESOLVED:
+	case MKF_DECISION_LEAVE:
 		return !e->kernel_name && !e->flavored_name && !e->keep_name && e->merged_into < 0 &&
 		       e->change == MKF_PROTO_SAME && !e->delta && !e->set_regs && !e->extra_proto &&
 		       (e->decision != MKF_DECISION_LEAVE_WEAK || e->weak);

@@ -16,6 +16,7 @@ const char *mkf_decision_str(enum mkf_decision d)
 	case MKF_DECISION_LEAVE_WEAK: return "leave-weak";
 	case MKF_DECISION_UNRESOLVED: return "unresolved";
 	case MKF_DECISION_WEAKEN: return "weaken";
+	case MKF_DECISION_LEAVE: return "leave";
 	}
 	return mkf_err_ptr(-EINVAL);
 }
@@ -54,6 +55,7 @@ const char *mkf_libbpf_outcome_str(enum mkf_libbpf_outcome outcome)
 	case MKF_LIBBPF_NOT_FOUND: return "not-found";
 	case MKF_LIBBPF_INCOMPATIBLE: return "incompatible";
 	case MKF_LIBBPF_DROPPED: return "dropped";
+	case MKF_LIBBPF_BINDS_UNTAGGED: return "binds-untagged";
 	}
 	return mkf_err_ptr(-EINVAL);
 }
@@ -63,6 +65,7 @@ const char *mkf_libbpf_verdict_str(enum mkf_libbpf_verdict verdict)
 	switch (verdict) {
 	case MKF_LIBBPF_LOADS: return "loads";
 	case MKF_LIBBPF_LOADS_DEGRADED: return "loads-degraded";
+	case MKF_LIBBPF_LOADS_IF_KFUNC: return "loads-if-kfunc";
 	case MKF_LIBBPF_LOAD_FAILS: return "load-fails";
 	case MKF_LIBBPF_OPEN_FAILS: return "open-fails";
 	}

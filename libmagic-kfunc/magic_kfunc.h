@@ -301,6 +301,14 @@ enum mkf_decision {
 	 * (weaken_unresolved): libbpf resolves it to 0 (renamed as
 	 * above where needed). */
 	MKF_DECISION_WEAKEN,
+	/*
+	 * Nothing the library can prove callable fits, but plain libbpf
+	 * binds the extern as it is to a function without the
+	 * "bpf_kfunc" tag in a kernel that tags others
+	 * (MKF_LIBBPF_BINDS_UNTAGGED): left exactly as plain libbpf
+	 * takes it, neither refused nor hidden, and the verifier decides.
+	 */
+	MKF_DECISION_LEAVE,
 };
 
 /*
@@ -362,6 +370,15 @@ enum mkf_libbpf_outcome {
 	/* A weak extern whose prototype does not match: libbpf 1.3 and
 	 * later resolve it to 0, as if it were not found. */
 	MKF_LIBBPF_DROPPED,
+	/*
+	 * Binds a FUNC without the "bpf_kfunc" tag in a kernel whose BTF
+	 * tags others, and which is not the "_impl" prototype of a tagged
+	 * kfunc: BTF cannot tell whether the verifier lets programs call
+	 * it. The verifier reads the kernel's kfunc ID sets, which are
+	 * filled by name whatever pahole tagged: a kfunc a pahole left
+	 * untagged is callable, an ordinary kernel function is not.
+	 */
+	MKF_LIBBPF_BINDS_UNTAGGED,
 };
 
 /*
@@ -377,6 +394,12 @@ enum mkf_libbpf_verdict {
 	 * their fallback where they test bpf_ksym_exists().
 	 */
 	MKF_LIBBPF_LOADS_DEGRADED,
+	/*
+	 * Loads if the kernel counts as kfuncs the untagged functions
+	 * that externs bind (MKF_LIBBPF_BINDS_UNTAGGED), fails if not:
+	 * BTF cannot tell.
+	 */
+	MKF_LIBBPF_LOADS_IF_KFUNC,
 	/*
 	 * libbpf opens it, loading fails: a strong extern is not found,
 	 * or an extern binds a function the verifier will not call.

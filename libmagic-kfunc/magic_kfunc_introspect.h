@@ -82,11 +82,13 @@ MKF_API __u32 mkf_func__proto_id(const struct mkf_func *fn);
  */
 MKF_API const char *mkf_func__module(const struct mkf_func *fn);
 /**
- * @brief **mkf_func__is_callable()** tells whether a BPF program may
- * call the function.
+ * @brief **mkf_func__is_callable()** tells whether BTF proves that a
+ * BPF program may call the function.
  * @param fn the function
  * @return true if it is tagged, or if its kernel has no kfunc tags at
- * all (then every FUNC counts as callable)
+ * all (then every FUNC counts as callable). False proves nothing in a
+ * kernel that tags only some kfuncs: the verifier reads the kernel's
+ * kfunc ID sets, not the tags.
  */
 MKF_API bool mkf_func__is_callable(const struct mkf_func *fn);
 
@@ -117,7 +119,12 @@ enum mkf_kfunc_shape {
 	 * BTF written by a pahole that cannot split the prototype.
 	 */
 	MKF_KFUNC_UNSPLIT,
-	/* foo_impl, not callable, with no callable foo that fits. */
+	/*
+	 * foo_impl, not callable, with no callable foo that fits: 7.x's
+	 * prototype of a KF_IMPLICIT_ARGS kfunc whose foo differs, or in
+	 * a kernel that tags only some kfuncs, one left untagged (BTF
+	 * cannot tell; docs/design.md, section 3).
+	 */
 	MKF_KFUNC_PROTO_ONLY,
 };
 

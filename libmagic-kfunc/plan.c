@@ -112,7 +112,10 @@ static int fill_entry(struct mkf_plan *plan, struct mkf_plan_entry *e,
 static void revert_entry(struct mkf_plan_entry *e, enum mkf_revert why)
 {
 	e->revert = why;
-	e->decision = e->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
+	if (e->libbpf == MKF_LIBBPF_BINDS_UNTAGGED)
+		e->decision = MKF_DECISION_LEAVE;
+	else
+		e->decision = e->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 	e->rule = MKF_RULE_NONE;
 	e->change = MKF_PROTO_SAME;
 	e->delta = 0;
@@ -499,13 +502,15 @@ static char *say_entry(const struct mkf_plan *plan, const struct mkf_plan_entry 
 
 /*
  * The level the log gives an entry. Warn about what will fail: an
- * unresolved strong extern, a name clash, and a weak extern left alone
+ * unresolved strong extern, one left to an untagged function the
+ * verifier may refuse, a name clash, and a weak extern left alone
  * that libbpf 1.1 refuses (with the whole object) instead of resolving
  * it to 0.
  */
 static enum libbpf_print_level entry_level(const struct mkf_plan_entry *e)
 {
-	if (e->decision == MKF_DECISION_UNRESOLVED || e->name_clash ||
+	if (e->decision == MKF_DECISION_UNRESOLVED || e->decision == MKF_DECISION_LEAVE ||
+	    e->name_clash ||
 	    (e->decision == MKF_DECISION_LEAVE_WEAK && e->libbpf == MKF_LIBBPF_INCOMPATIBLE &&
 	     !e->hidden_name))
 		return LIBBPF_WARN;
@@ -833,6 +838,8 @@ static enum mkf_libbpf_verdict verdict_of(const struct mkf_plan_entry *e)
 	case MKF_LIBBPF_NOT_FOUND:
 		/* A weak extern becomes 0; a strong one fails the load. */
 		return e->weak ? MKF_LIBBPF_LOADS_DEGRADED : MKF_LIBBPF_LOAD_FAILS;
+	case MKF_LIBBPF_BINDS_UNTAGGED:
+		return MKF_LIBBPF_LOADS_IF_KFUNC;
 	case MKF_LIBBPF_BINDS_UNCALLABLE:
 		return MKF_LIBBPF_LOAD_FAILS;
 	case MKF_LIBBPF_INCOMPATIBLE:

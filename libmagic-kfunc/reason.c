@@ -68,6 +68,7 @@ static const char *base_status(const struct mkf_resolution *res)
 	switch (res->base.state) {
 	case MKF_CAND_ABSENT: return "is not in the kernel";
 	case MKF_CAND_PROTO_ONLY: return "is prototype-only";
+	case MKF_CAND_UNTAGGED: return "has no bpf_kfunc tag";
 	default: return "does not fit";
 	}
 }
@@ -199,8 +200,15 @@ static void say_candidate(const struct mkf_resolution *res, const struct mkf_can
 	case MKF_CAND_PROTO_ONLY:
 		mkf_sb_printf(r, "  - '%s' (", cand->name);
 		where(fn, r);
-		mkf_sb_printf(r, "): prototype-only, no DECL_TAG \"bpf_kfunc\": the verifier "
-			      "refuses calls to it\n");
+		mkf_sb_printf(r, "): prototype-only, no DECL_TAG \"bpf_kfunc\" beside the "
+			      "tagged '%s': the verifier refuses calls to it\n", res->base.name);
+		return;
+	case MKF_CAND_UNTAGGED:
+		mkf_sb_printf(r, "  - '%s' (", cand->name);
+		where(fn, r);
+		mkf_sb_printf(r, "): no DECL_TAG \"bpf_kfunc\" in a kernel that tags others: "
+			      "BTF cannot tell a kfunc its pahole left untagged from a function "
+			      "the verifier refuses, so the library binds nothing to it\n");
 		return;
 	case MKF_CAND_UNSPLIT:
 		n = mkf_proto_vlen(fn->btf, fn->proto);
@@ -249,6 +257,10 @@ static void say_libbpf(const struct mkf_resolution *res, const struct btf *lb,
 			mkf_sb_printf(out, "  plain libbpf (%s): binds prototype-only '%s'; the "
 				      "verifier refuses the call\n", lbv, fn->name);
 		return;
+	case MKF_LIBBPF_BINDS_UNTAGGED:
+		mkf_sb_printf(out, "  plain libbpf (%s): binds '%s', untagged; the verifier calls "
+			      "it if the kernel's kfunc ID sets hold it\n", lbv, fn->name);
+		return;
 	case MKF_LIBBPF_DROPPED:
 		mkf_sb_printf(out, "  plain libbpf (%s): func_proto of '%s' incompatible with the "
 			      "kernel's: the weak extern is dropped and resolves to 0\n", lbv,
@@ -273,6 +285,12 @@ void mkf_resolution_say(const struct mkf_resolution *res, const struct btf *loca
 {
 	if (res->decision == MKF_DECISION_BIND) {
 		say_bind(res, ext, lbm, out);
+	} else if (res->decision == MKF_DECISION_LEAVE) {
+		mkf_sb_printf(out, "left as plain libbpf binds it, rule none: nothing the library "
+			      "can prove callable fits; '%s' has no bpf_kfunc tag and the "
+			      "verifier decides\n", res->libbpf_fn->name);
+		say_candidate(res, &res->base, local_btf, ext, out);
+		say_candidate(res, &res->impl, local_btf, ext, out);
 	} else {
 		if (ext->weak)
 			mkf_sb_printf(out, "left alone, rule none: no kernel function fits; the weak "

@@ -160,6 +160,20 @@ static enum check check_shrink(struct ctx *c, struct mkf_candidate *b,
 }
 
 /*
+ * Whether fn is an untagged B_impl beside a tagged B: the prototype
+ * resolve_btfids keeps for a KF_IMPLICIT_ARGS kfunc (7.0 and later),
+ * which no kfunc ID set holds. Any other untagged FUNC may be in one:
+ * the ID sets are filled by name, whatever pahole tagged
+ * (btf_kfunc_id_set_contains(); resolve_btfids reads the tags only to
+ * make the _impl prototypes).
+ */
+static bool proto_only_twin(const struct mkf_resolution *res, const struct mkf_func *fn)
+{
+	return !mkf_func_callable(fn) && fn == res->impl.fn && res->base.fn &&
+	       res->base.fn->tagged;
+}
+
+/*
  * What plain libbpf (lbm) does with the extern as it is: looks its
  * name up (without its last ___flavor from 1.3 on) and checks the
  * prototype.
@@ -173,8 +187,12 @@ static void libbpf_outcome(struct ctx *c, const struct mkf_libbpf_model *lbm,
 		res->libbpf = MKF_LIBBPF_NOT_FOUND;
 	else if (protos_compat(c, fn)) {
 		res->libbpf_unsplit = mkf_func_unsplit(fn);
-		res->libbpf = mkf_func_callable(fn) && !res->libbpf_unsplit
-			      ? MKF_LIBBPF_BINDS : MKF_LIBBPF_BINDS_UNCALLABLE;
+		if (res->libbpf_unsplit || proto_only_twin(res, fn))
+			res->libbpf = MKF_LIBBPF_BINDS_UNCALLABLE;
+		else if (mkf_func_callable(fn))
+			res->libbpf = MKF_LIBBPF_BINDS;
+		else
+			res->libbpf = MKF_LIBBPF_BINDS_UNTAGGED;
 	} else if (c->ext->weak && lbm->weak_mismatch_drops)
 		res->libbpf = MKF_LIBBPF_DROPPED;
 	else
@@ -243,16 +261,18 @@ int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_exter
 }
 
 /* What the kernel has under cand->name (cand->fn, looked up). */
-static void classify_candidate(struct mkf_candidate *cand, bool is_base)
+static void classify_candidate(const struct mkf_resolution *res, struct mkf_candidate *cand)
 {
 	if (!cand->fn)
 		cand->state = MKF_CAND_ABSENT;
-	else if (is_base && mkf_func_unsplit(cand->fn))
+	else if (cand == &res->base && mkf_func_unsplit(cand->fn))
 		cand->state = MKF_CAND_UNSPLIT;
-	else if (!mkf_func_callable(cand->fn))
+	else if (mkf_func_callable(cand->fn))
+		cand->state = MKF_CAND_CALLABLE;
+	else if (proto_only_twin(res, cand->fn))
 		cand->state = MKF_CAND_PROTO_ONLY;
 	else
-		cand->state = MKF_CAND_CALLABLE;
+		cand->state = MKF_CAND_UNTAGGED;
 }
 
 int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
@@ -287,7 +307,7 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	libbpf_outcome(&c, lbm, res);
 
 	/* Rules same, extend, shrink: B. Its parameter count picks the only one that can apply. */
-	classify_candidate(b, true);
+	classify_candidate(res, b);
 	if (b->state == MKF_CAND_CALLABLE) {
 		m = mkf_proto_vlen(b->fn->btf, b->fn->proto);
 		if (m == c.n && (chk = check_same(&c, b)) == CHECK_OK)
@@ -301,7 +321,7 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 	}
 
 	/* Rules impl-extend, impl-same: B_impl. */
-	classify_candidate(bi, false);
+	classify_candidate(res, bi);
 	if (res->decision != MKF_DECISION_BIND && bi->state == MKF_CAND_CALLABLE) {
 		m = mkf_proto_vlen(bi->fn->btf, bi->fn->proto);
 		if (m > c.n && check_extend(&c, bi) == CHECK_OK)
@@ -314,11 +334,20 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 			bi->misfit = MKF_MISFIT_IMPL_FEWER;
 	}
 
-	/* Rule none. */
+	/*
+	 * Rule none. Where plain libbpf binds an untagged function by
+	 * itself, the extern stays as it takes it: refusing a strong
+	 * extern or hiding a weak one could stop or change a program that
+	 * loads without the library, on a kernel whose pahole left kfuncs
+	 * untagged.
+	 */
 	if (res->decision != MKF_DECISION_BIND) {
 		res->rule = MKF_RULE_NONE;
 		res->change = MKF_PROTO_SAME;
-		res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
+		if (res->libbpf == MKF_LIBBPF_BINDS_UNTAGGED)
+			res->decision = MKF_DECISION_LEAVE;
+		else
+			res->decision = ext->weak ? MKF_DECISION_LEAVE_WEAK : MKF_DECISION_UNRESOLVED;
 	}
 	return 0;
 }

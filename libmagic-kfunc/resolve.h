@@ -21,8 +21,17 @@
 /* What the kernel has under a name the resolver tried (B or B_impl). */
 enum mkf_cand_state {
 	MKF_CAND_ABSENT,	/* not in vmlinux or module BTF */
-	MKF_CAND_PROTO_ONLY,	/* no DECL_TAG "bpf_kfunc": the verifier refuses calls */
+	/* B_impl untagged beside a tagged B: the KF_IMPLICIT_ARGS
+	 * prototype resolve_btfids made; the verifier refuses calls. */
+	MKF_CAND_PROTO_ONLY,
 	MKF_CAND_UNSPLIT,	/* B in the old-pahole KF_IMPLICIT_ARGS shape (mkf_func_unsplit()) */
+	/*
+	 * Any other FUNC without the tag in a kernel that tags others: a
+	 * kfunc its pahole left untagged or an ordinary function. Never
+	 * bound by a rule (the library binds only what it can prove
+	 * callable); left to plain libbpf if it binds it by itself.
+	 */
+	MKF_CAND_UNTAGGED,
 	MKF_CAND_CALLABLE,
 };
 

@@ -462,6 +462,59 @@ static void test_weaken(const struct mkf_kernel *k, const char *path)
 	free(buf);
 }
 
+/*
+ * A partly tagged kernel (a pahole that tagged some kfuncs, not all):
+ * Debian 12's 6.12 kfuncs, untagged, beside one tagged kfunc. The
+ * verifier reads the kfunc ID sets, not the tags: plain libbpf binds
+ * the untagged bpf_wq_set_callback_impl of unit_wq_old (strong) and the
+ * load is the verifier's to decide. The library leaves the extern as
+ * plain libbpf takes it: no ESRCH, no change, a warning that says so.
+ */
+static void test_partly_tagged(void)
+{
+	static const char ext[] = "bpf_wq_set_callback_impl";
+	struct btf *vm = fx_kernel(FX_612_DEB12);
+	struct mkf_kernel *k = NULL;
+	const struct mkf_plan_entry *e;
+	struct mkf_object *mobj = t_object("unit_wq_old");
+	struct mkf_plan *plan = NULL;
+	struct bpf_object *obj;
+	char path[512];
+	int other = -1;
+
+	if (vm) {
+		other = btf__add_func(vm, "mkf_other_kfunc", BTF_FUNC_GLOBAL,
+				      btf__add_func_proto(vm, 0));
+		if (other > 0)
+			btf__add_decl_tag(vm, "bpf_kfunc", other, -1);
+		k = mkf_kernel__new(vm);
+	}
+	MKF_OPTS(mkf_open_opts, mo, .kernel = k);
+	plan = k && mobj ? mkf_plan__compute(mobj, k, NULL) : NULL;
+	e = mkf_plan__find_entry(plan, ext);
+	t_check("partly tagged: an untagged kfunc plain libbpf binds is left to it",
+		other > 0 && mkf_kernel__has_kfunc_tags(k) && e &&
+		mkf_plan_entry__decision(e) == MKF_DECISION_LEAVE &&
+		mkf_plan_entry__libbpf_outcome(e) == MKF_LIBBPF_BINDS_UNTAGGED &&
+		!mkf_plan_entry__kernel_name(e) && !mkf_plan_entry__func(e) &&
+		mkf_plan__unresolved_cnt(plan) == 0 && mkf_plan__change_cnt(plan) == 0 &&
+		mkf_plan__libbpf_verdict(plan) == MKF_LIBBPF_LOADS_IF_KFUNC &&
+		strstr(mkf_plan_entry__reason(e), "the verifier decides"),
+		"%s", e ? mkf_plan_entry__reason(e) : "no plan or entry");
+	object_path("unit_wq_old", path, sizeof(path));
+	t_log_reset();
+	mkf_set_print(t_log_capture);
+	obj = k ? mkf_object__open_file(path, NULL, &mo) : NULL;
+	t_check("partly tagged: the object opens unchanged (no ESRCH), with a warning", obj &&
+		strstr(t_log, "left as plain libbpf binds it"), "errno %d, log %s", errno, t_log);
+	mkf_set_print(NULL);
+	bpf_object__close(obj);
+	mkf_plan__free(plan);
+	mkf_object__free(mobj);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
 static void test_open(void)
 {
 	struct btf *vm616 = fx_kernel(FX_616);
@@ -1040,6 +1093,10 @@ static void test_enum_names(void)
 		!strcmp(mkf_decision_str(MKF_DECISION_LEAVE_WEAK), "leave-weak") &&
 		!strcmp(mkf_proto_change_str(MKF_PROTO_SHRINK), "shrink") &&
 		!strcmp(mkf_libbpf_outcome_str(MKF_LIBBPF_BINDS_UNCALLABLE), "binds-uncallable"));
+	T_EXPECT("enum names of the untagged case",
+		!strcmp(mkf_decision_str(MKF_DECISION_LEAVE), "leave") &&
+		!strcmp(mkf_libbpf_outcome_str(MKF_LIBBPF_BINDS_UNTAGGED), "binds-untagged") &&
+		!strcmp(mkf_libbpf_verdict_str(MKF_LIBBPF_LOADS_IF_KFUNC), "loads-if-kfunc"));
 }
 
 /* err_buf: the cause of a failure, "" after success; no log needed. */
@@ -1096,6 +1153,7 @@ int main(void)
 	test_kernel_lookups();
 	test_running_kernel();
 	test_open();
+	test_partly_tagged();
 	test_skeleton();
 	test_skel_open_macro();
 	test_param_kind();

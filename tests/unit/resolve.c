@@ -665,6 +665,8 @@ struct kshape {
 	enum mkf_rule rule;
 	const char *kernel_name;
 	const char *reason_has;
+	bool weak;
+	int libbpf;			/* enum mkf_libbpf_outcome or 0: not checked */
 };
 
 /* Parameter types by letter, indexes into the kernel's types[]: int,
@@ -689,43 +691,70 @@ static void kfunc_from(struct btf *b, const char *name, const char *spec, const 
 static const struct kshape kshapes[] = {
 	{ "refusal: an extra kernel param the verifier does not provide", "foo", 1,
 	  NULL, "i:x,i:flags", UNRES, R_NONE, NULL,
-	  "param 2 'int flags' is not verifier-provided: the program would have to pass it" },
+	  "param 2 'int flags' is not verifier-provided: the program would have to pass it", false, 0 },
 	{ "refusal: fewer params and no B_impl to tell the extra are dummies", "foo_impl", 2,
 	  "i:x", NULL, UNRES, R_NONE, NULL,
-	  "no 'foo_impl' in the kernel tells whether the extra ones are dummies" },
+	  "no 'foo_impl' in the kernel tells whether the extra ones are dummies", false, 0 },
 	{ "refusal: B_impl's count differs from the program's: cannot be matched", "foo_impl", 2,
 	  "i:x", "!i:x,v:a__ign,v:b__ign", UNRES, R_NONE, NULL,
-	  "the extra ones cannot be matched" },
+	  "the extra ones cannot be matched", false, 0 },
 	{ "refusal: dropping a param the kernel's B_impl says is real", "foo_impl", 2,
 	  "i:x", "!i:x,v:data", UNRES, R_NONE, NULL,
-	  "is not verifier-provided: the program's value would be lost" },
+	  "is not verifier-provided: the program's value would be lost", false, 0 },
 	{ "rule: no kernel fills a parameter for an __implicit suffix", "foo", 1,
 	  NULL, "i:x,v:aux__implicit", UNRES, R_NONE, NULL,
-	  "'void *aux__implicit' is not verifier-provided" },
+	  "'void *aux__implicit' is not verifier-provided", false, 0 },
 	{ "rule: struct btf_struct_meta * of a graph kfunc, callable _impl", "bpf_obj_new", 1,
-	  NULL, "i:x,m:meta", BIND, R_IEXT, "bpf_obj_new_impl", "'struct btf_struct_meta *meta'" },
+	  NULL, "i:x,m:meta", BIND, R_IEXT, "bpf_obj_new_impl", "'struct btf_struct_meta *meta'", false, 0 },
 	{ "rule: struct btf_struct_meta * of another kfunc is not provided", "foo", 1,
 	  NULL, "i:x,m:meta", UNRES, R_NONE, NULL,
-	  "'struct btf_struct_meta *meta' is not verifier-provided" },
+	  "'struct btf_struct_meta *meta' is not verifier-provided", false, 0 },
 	{ "rule: the graph kfuncs' node offset follows their meta", "bpf_list_add", 1,
-	  NULL, "i:x,m:meta,i:off", BIND, R_IEXT, "bpf_list_add_impl", "'int off'" },
+	  NULL, "i:x,m:meta,i:off", BIND, R_IEXT, "bpf_list_add_impl", "'int off'", false, 0 },
 	{ "rule: 6.16's unsafe_ptr__ign is the program's pointer", "bpf_probe_read_kernel_dynptr", 1,
 	  "i:x,v:unsafe_ptr__ign", NULL, UNRES, R_NONE, NULL,
-	  "'void *unsafe_ptr__ign' is not verifier-provided" },
+	  "'void *unsafe_ptr__ign' is not verifier-provided", false, 0 },
 	{ "rule: aux__ign is provided only for bpf_wq_set_callback_impl", "foo", 1,
-	  NULL, "i:x,v:aux__ign", UNRES, R_NONE, NULL, "'void *aux__ign' is not verifier-provided" },
+	  NULL, "i:x,v:aux__ign", UNRES, R_NONE, NULL, "'void *aux__ign' is not verifier-provided", false, 0 },
 	{ "rule: aux__ign of bpf_wq_set_callback_impl is provided", "bpf_wq_set_callback", 1,
-	  NULL, "i:x,v:aux__ign", BIND, R_IEXT, "bpf_wq_set_callback_impl", "'void *aux__ign'" },
+	  NULL, "i:x,v:aux__ign", BIND, R_IEXT, "bpf_wq_set_callback_impl", "'void *aux__ign'", false, 0 },
 	{ "rule: __magic on a long * is provided by its name alone", "foo", 1,
-	  NULL, "i:x,l:p__magic", BIND, R_IEXT, "foo_impl", "'long *p__magic'" },
+	  NULL, "i:x,l:p__magic", BIND, R_IEXT, "foo_impl", "'long *p__magic'", false, 0 },
 	{ "rule: the same long * without __magic is not", "foo", 1,
-	  NULL, "i:x,l:p", UNRES, R_NONE, NULL, "'long *p' is not verifier-provided" },
+	  NULL, "i:x,l:p", UNRES, R_NONE, NULL, "'long *p' is not verifier-provided", false, 0 },
 	{ "retype: an ordinary param that differs forbids it", "foo_impl", 2,
-	  NULL, "l:p,a:aux", UNRES, R_NONE, NULL, "prototype incompatible" },
+	  NULL, "l:p,a:aux", UNRES, R_NONE, NULL, "prototype incompatible", false, 0 },
 	{ "retype: only the provided param differs", "foo_impl", 2,
-	  NULL, "i:x,a:aux", BIND, R_IRET, "foo_impl", "only in the types of verifier-provided" },
+	  NULL, "i:x,a:aux", BIND, R_IRET, "foo_impl", "only in the types of verifier-provided", false, 0 },
 	{ "rule: __ign on a non-void pointer is not provided", "foo", 1,
-	  NULL, "i:x,l:s__ign", UNRES, R_NONE, NULL, "'long *s__ign' is not verifier-provided" },
+	  NULL, "i:x,l:s__ign", UNRES, R_NONE, NULL, "'long *s__ign' is not verifier-provided", false, 0 },
+	/*
+	 * Partly tagged kernels (a pahole that tagged some kfuncs): the
+	 * verifier reads the kfunc ID sets, not the tags, so an untagged
+	 * FUNC that plain libbpf binds by itself may load. It is left as
+	 * plain libbpf takes it, strong or weak; the library binds no
+	 * rename or prototype change to it. Only B_impl beside a tagged
+	 * B is known prototype-only.
+	 */
+	{ "untagged: strong extern plain libbpf binds is left to it", "foo", 1,
+	  "!i:x", NULL, MKF_DECISION_LEAVE, R_NONE, NULL, "'foo' has no bpf_kfunc tag and the "
+	  "verifier decides", false, MKF_LIBBPF_BINDS_UNTAGGED },
+	{ "untagged: weak extern plain libbpf binds is neither hidden nor left 0", "foo", 1,
+	  "!i:x", NULL, MKF_DECISION_LEAVE, R_NONE, NULL, "binds 'foo', untagged", true,
+	  MKF_LIBBPF_BINDS_UNTAGGED },
+	{ "untagged: an _impl with no tagged B is not prototype-only", "foo_impl", 2,
+	  NULL, "!i:x,v:aux__prog", MKF_DECISION_LEAVE, R_NONE, NULL,
+	  "no DECL_TAG \"bpf_kfunc\" in a kernel that tags others", false,
+	  MKF_LIBBPF_BINDS_UNTAGGED },
+	{ "untagged: no rule binds an untagged _impl (impl-extend)", "foo", 1,
+	  NULL, "!i:x,v:aux__prog", UNRES, R_NONE, NULL, "the library binds nothing to it", false,
+	  MKF_LIBBPF_NOT_FOUND },
+	{ "untagged: _impl beside a tagged B is prototype-only", "foo_impl", 2,
+	  "i:x", "!i:x,a:aux", BIND, R_SHR, "foo", "renamed from 'foo_impl'", true,
+	  MKF_LIBBPF_INCOMPATIBLE },
+	{ "untagged: plain libbpf binding the prototype-only _impl is refused", "foo_impl", 2,
+	  "i:x,i:y", "!i:x,v:aux__prog", UNRES, R_NONE, NULL, "binds prototype-only 'foo_impl'",
+	  false, MKF_LIBBPF_BINDS_UNCALLABLE },
 };
 
 static void run_kshape(const struct kshape *s)
@@ -752,6 +781,8 @@ static void run_kshape(const struct kshape *s)
 		kfunc_from(kb, base, s->b, types);
 	if (s->bi)
 		kfunc_from(kb, base_impl, s->bi, types);
+	/* A tagged kfunc of its own: the kernel tags kfuncs, so '!' means untagged. */
+	kfunc_from(kb, "mkf_other_kfunc", "i:x", types);
 	k = mkf_kernel__new(kb);
 	li = btf__add_int(lb, "int", 4, BTF_INT_SIGNED);
 	lv = btf__add_ptr(lb, 0);
@@ -764,6 +795,7 @@ static void run_kshape(const struct kshape *s)
 	ext.essential = strdup(s->ext);
 	ext.func_id = fn;
 	ext.proto_id = proto;
+	ext.weak = s->weak;
 	if (!k || !ext.essential || mkf_resolve(k, lb, &ext, &lbm11, &res)) {
 		t_fail(name, "setup or mkf_resolve failed");
 		goto out;
@@ -772,9 +804,10 @@ static void run_kshape(const struct kshape *s)
 	ok = res.decision == s->decision && res.rule == s->rule &&
 	     (!s->kernel_name ? !res.target
 			      : res.target && !strcmp(res.target->name, s->kernel_name)) &&
-	     strstr(reason, s->reason_has);
-	t_check(name, ok, "got decision %d, rule %s, %s; reason: %s", res.decision,
-		mkf_rule_str(res.rule), res.target ? res.target->name : "(none)", reason);
+	     strstr(reason, s->reason_has) && (!s->libbpf || (int)res.libbpf == s->libbpf);
+	t_check(name, ok, "got decision %d, rule %s, %s, libbpf %s; reason: %s", res.decision,
+		mkf_rule_str(res.rule), res.target ? res.target->name : "(none)",
+		mkf_libbpf_outcome_str(res.libbpf), reason);
 out:
 	free(reason);
 	mkf_resolution_free(&res);

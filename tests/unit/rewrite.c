@@ -633,24 +633,83 @@ static void test_name_clash(unsigned int minor)
  * that name made an object libbpf cannot read. The rename is not made:
  * the extern stays as plain libbpf sees it.
  */
-static void test_name_taken(void)
+/*
+ * unit_compat planned for k with its undefined symbol SYM made a weak
+ * object: a name the object then holds for something libbpf does not
+ * take for an extern. NULL if any step fails.
+ */
+static struct mkf_plan *plan_name_held(const struct mkf_kernel *k, const char *sym)
 {
-	struct btf *vm = fx_kernel(FX_73);
-	struct mkf_kernel *k = mkf_kernel__new(vm);
-	const struct mkf_plan_entry *e = NULL;
 	struct mkf_plan *plan = NULL;
 	struct elf_view v = {};
 	struct image img = {};
 	long idx = -1;
 
-	if (!read_image("unit_compat", &img) && !view_open(&v, &img))
-		idx = find_und_sym(&v, "bpf_wq_set_callback");
+	if (k && !read_image("unit_compat", &img) && !view_open(&v, &img))
+		idx = find_und_sym(&v, sym);
 	if (idx >= 0) {
 		Elf64_Sym *syms = (Elf64_Sym *)((char *)img.buf + v.symtab_sh.sh_offset);
 
 		syms[idx].st_info = GELF_ST_INFO(STB_WEAK, STT_OBJECT);
 		plan = plan11(img.buf, img.sz, k, NULL);
 	}
+	view_close(&v);
+	free(img.buf);
+	return plan;
+}
+
+/*
+ * The same refusal where plain libbpf binds the extern, as it is, to an
+ * untagged function of a kernel that tags others (tagged
+ * bpf_wq_set_callback_impl, untagged bpf_wq_set_callback): the extern
+ * goes to libbpf as it is, decision "leave" (neither unresolved nor
+ * hidden: BTF cannot tell whether the verifier calls it).
+ */
+static void test_name_taken_untagged(void)
+{
+	static const char b_name[] = "bpf_wq_set_callback", bi_name[] = "bpf_wq_set_callback_impl";
+	struct btf *vm = fx_kernel(FX_612_DEB12);
+	const struct btf_param *p;
+	const struct btf_type *t;
+	struct mkf_kernel *k = NULL;
+	const struct mkf_plan_entry *e = NULL;
+	struct mkf_plan *plan;
+	int impl = vm ? btf__find_by_name_kind(vm, bi_name, BTF_KIND_FUNC) : -1, proto = -1, i;
+
+	/* bpf_wq_set_callback(wq, cb, flags), untagged; the _impl tagged. */
+	if (impl > 0 && btf__add_decl_tag(vm, "bpf_kfunc", impl, -1) > 0) {
+		t = btf__type_by_id(vm, btf__type_by_id(vm, impl)->type);
+		proto = btf__add_func_proto(vm, t->type);
+		for (i = 0; proto > 0 && i < 3; i++) {
+			t = btf__type_by_id(vm, btf__type_by_id(vm, impl)->type);
+			p = btf_params(t) + i;
+			btf__add_func_param(vm, btf__name_by_offset(vm, p->name_off), p->type);
+		}
+	}
+	if (proto > 0 && btf__add_func(vm, b_name, BTF_FUNC_GLOBAL, proto) > 0)
+		k = mkf_kernel__new(vm);
+	plan = plan_name_held(k, bi_name);
+	if (plan)
+		e = mkf_plan__find_entry(plan, b_name);
+	t_check("a rename not made, plain libbpf binding an untagged function: left to it",
+		e && mkf_plan_entry__decision(e) == MKF_DECISION_LEAVE &&
+		mkf_plan_entry__libbpf_outcome(e) == MKF_LIBBPF_BINDS_UNTAGGED &&
+		!strcmp(mkf_plan_entry__new_name(e), b_name) &&
+		strstr(mkf_plan_entry__reason(e), "left alone, rule none: the object holds the name "
+		       "'bpf_wq_set_callback_impl' for something other than a static subprogram"),
+		"%s", e ? mkf_plan_entry__reason(e) : "no plan or no entry");
+	mkf_plan__free(plan);
+	mkf_kernel__free(k);
+	btf__free(vm);
+}
+
+static void test_name_taken(void)
+{
+	struct btf *vm = fx_kernel(FX_73);
+	struct mkf_kernel *k = mkf_kernel__new(vm);
+	const struct mkf_plan_entry *e = NULL;
+	struct mkf_plan *plan = plan_name_held(k, "bpf_wq_set_callback");
+
 	if (plan)
 		e = mkf_plan__find_entry(plan, "bpf_wq_set_callback_impl");
 	t_check("a rename to a name the object has for a non-extern symbol is not made",
@@ -659,8 +718,6 @@ static void test_name_taken(void)
 		strstr(mkf_plan_entry__reason(e), "left alone, rule none: the object holds the name "
 		       "'bpf_wq_set_callback' for something other than a static subprogram"),
 		"%s", e ? mkf_plan_entry__reason(e) : "no plan or no entry");
-	view_close(&v);
-	free(img.buf);
 	mkf_plan__free(plan);
 	mkf_kernel__free(k);
 	btf__free(vm);
@@ -1115,6 +1172,7 @@ int main(void)
 	test_name_clash(1);
 	test_name_clash(7);
 	test_name_taken();
+	test_name_taken_untagged();
 	for (i = 0; i < 2; i++) {
 		const char *obj = i ? "wq_compat_extern_first" : "wq_compat_wrapper_first";
 
