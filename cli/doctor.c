@@ -135,9 +135,10 @@ static int name_untagged(const struct btf *btf, const struct btf *base,
 			continue;
 		err = add(f, "untagged", "info", name,
 			  "%s: %s has no DECL_TAG \"bpf_kfunc\" (its family is partly tagged): "
-			  "libbpf binds it by name, the library takes it for prototype-only and "
-			  "leaves an extern to it unbound; whether the verifier takes the call "
-			  "depends on the kernel's kfunc sets, which BTF does not show", where, name);
+			  "plain libbpf binds it by name, and the library leaves an extern it "
+			  "binds so as it is (binding nothing else to it); whether the verifier "
+			  "takes the call depends on the kernel's kfunc sets, which BTF does not "
+			  "show", where, name);
 	}
 	return err;
 }
@@ -199,9 +200,11 @@ static int check_tags(const struct btf *btf, const char *where, struct findings 
 			continue;
 		err = add(f, "partial-tags", "warning", families[i],
 			  "%s: only %zu of the %zu %s* functions carry DECL_TAG \"bpf_kfunc\": the "
-			  "BTF looks partly tagged; libbpf and the library take the others for "
-			  "prototype-only, and programs calling them fail (each is listed as "
-			  "untagged)", where, tagged[i], tagged[i] + untagged[i], families[i]);
+			  "BTF looks partly tagged. The verifier reads the kernel's kfunc sets, "
+			  "not the tags: a call to one of the others loads if the kernel counts it "
+			  "a kfunc, which BTF cannot show, and those with implicit arguments "
+			  "cannot be split (each is listed as untagged)", where, tagged[i],
+			  tagged[i] + untagged[i], families[i]);
 		if (!err)
 			err = name_untagged(btf, base, is_tagged, families[i], where, f);
 	}
