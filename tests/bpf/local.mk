@@ -23,7 +23,7 @@ tests_bpf_guest_objects = tests/bpf/wq_new.bpf.o tests/bpf/wq_old.bpf.o \
 	tests/bpf/testmod_new.bpf.o tests/bpf/testmod_impl.bpf.o \
 	tests/bpf/testmod_old.bpf.o tests/bpf/testmod_trace.bpf.o tests/bpf/testmod_neg.bpf.o \
 	tests/bpf/graph_new.bpf.o tests/bpf/graph_old.bpf.o tests/bpf/graph_neg.bpf.o \
-	tests/bpf/scx_nr_queued.bpf.o
+	tests/bpf/scx_nr_queued.bpf.o tests/bpf/untagged.bpf.o
 # Built from wq_bad.bpf.c and wq_forged.bpf.c, one object per calling
 # style of the set-callback call (the rules below).
 tests_bpf_style_objects = tests/bpf/wq_bad_new.bpf.o tests/bpf/wq_bad_old.bpf.o \

@@ -5,7 +5,7 @@
 
 EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
 	tests/kernel/superset-test tests/kernel/selftests-gate tests/kernel/selftests-progs \
-	tests/kernel/guest-report.sh
+	tests/kernel/guest-report.sh tests/kernel/untagged-test
 
 if VM_TESTS
 # Built by "make" (not only "make check") so that a test script can be run
@@ -24,7 +24,7 @@ tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
 tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
 TESTS += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
-	tests/kernel/superset-test tests/kernel/selftests-gate
+	tests/kernel/superset-test tests/kernel/selftests-gate tests/kernel/untagged-test
 endif
 
 # The kernel tests on the debug build (kernel/build.sh --debug), with a

@@ -2,6 +2,7 @@
 /*
  * btf-funcs BTF_FILE NAME...
  * btf-funcs --kfuncs|--kfunc-decls BTF_FILE
+ * btf-funcs --untag OUT BTF_FILE NAME...
  *
  * For each NAME, print how the kernel whose raw BTF is in BTF_FILE
  * declares it: "NAME(params) [kfunc]" when a DECL_TAG "bpf_kfunc" points
@@ -9,8 +10,12 @@
  * print every FUNC with a "bpf_kfunc" tag, sorted by name, as
  * "NAME(params) -> RETURN", the whole prototype; with --kfunc-decls, as
  * the C declarations "extern RETURN NAME(params) __weak __ksym;" that
- * bpftool 7.4 and later put in vmlinux.h. Reads a file only; used by the
- * demo and the harness to show what a kernel offers.
+ * bpftool 7.4 and later put in vmlinux.h. With --untag, write to OUT
+ * the BTF with the "bpf_kfunc" tags of each NAME renamed
+ * "untagged_kfunc": a partly tagged kernel's shape, every type ID kept
+ * (a program loaded with OUT as libbpf's btf_custom_path calls the
+ * running kernel's functions). Reads files only; used by the demo and
+ * the harness to show what a kernel offers.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -79,7 +84,7 @@ static void print_func(const struct btf *btf, struct btf_dump *d, const char *na
 	if (has_kfunc_tag(btf, id, &tags))
 		printf(") [kfunc]\n");
 	else if (tags)
-		printf(") [proto-only: untagged]\n");
+		printf(") [untagged]\n");
 	else
 		printf(") [no kfunc tags in this BTF]\n");
 }
@@ -148,6 +153,50 @@ static int print_kfuncs(const struct btf *btf, struct btf_dump *d, bool decls)
 	return 0;
 }
 
+/*
+ * The tags of NAMES renamed, written to OUT: the new name goes at the
+ * end of the strings, so no type and no other string moves.
+ */
+static int untag(const char *out, const char *in, char **names, int cnt)
+{
+	struct btf *btf = btf__parse_raw(in);
+	__u32 i, n, sz, done = 0;
+	const void *raw;
+	FILE *f;
+	int off, k;
+
+	if (!btf) {
+		fprintf(stderr, "btf-funcs: %s: %s\n", in, strerror(errno));
+		return 1;
+	}
+	off = btf__add_str(btf, "untagged_kfunc");
+	n = btf__type_cnt(btf);
+	for (i = 1; off > 0 && i < n; i++) {
+		struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, i);
+		const struct btf_type *fn = btf__type_by_id(btf, t->type);
+
+		if (!btf_is_decl_tag(t) || strcmp(btf__name_by_offset(btf, t->name_off), "bpf_kfunc") ||
+		    !fn || !btf_is_func(fn))
+			continue;
+		for (k = 0; k < cnt; k++) {
+			if (!strcmp(btf__name_by_offset(btf, fn->name_off), names[k])) {
+				t->name_off = (__u32)off;
+				done++;
+			}
+		}
+	}
+	raw = btf__raw_data(btf, &sz);
+	f = raw && done ? fopen(out, "w") : NULL;
+	if (!f || fwrite(raw, 1, sz, f) != sz || fclose(f)) {
+		fprintf(stderr, "btf-funcs: %s: %s\n", out,
+			done ? strerror(errno) : "no bpf_kfunc tag of these names");
+		btf__free(btf);
+		return 1;
+	}
+	btf__free(btf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool decls = argc == 3 && !strcmp(argv[1], "--kfunc-decls");
@@ -157,10 +206,12 @@ int main(int argc, char **argv)
 	int i, err = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s BTF_FILE NAME...\n       %s --kfuncs|--kfunc-decls BTF_FILE\n",
-			argv[0], argv[0]);
+		fprintf(stderr, "usage: %s BTF_FILE NAME...\n       %s --kfuncs|--kfunc-decls BTF_FILE\n"
+			"       %s --untag OUT BTF_FILE NAME...\n", argv[0], argv[0], argv[0]);
 		return 2;
 	}
+	if (!strcmp(argv[1], "--untag"))
+		return argc < 5 ? 2 : untag(argv[2], argv[3], argv + 4, argc - 4);
 	if (kfuncs)
 		argv++;
 	btf = btf__parse_raw(argv[1]);

@@ -18,6 +18,8 @@ static const char usage_text[] =
 	"  --name LABEL              name of the case in the report (default OBJ:PROG)\n"
 	"  --mkf                     open OBJ through libmagic-kfunc (default: plain libbpf)\n"
 	"  --rewrite-cache DIR       the same, with the library's rewrite cache in DIR\n"
+	"  --btf FILE                the kernel's BTF from FILE (libbpf's btf_custom_path;\n"
+	"                            with --mkf, the library's target too)\n"
 	"  --cache hit|miss          the open takes the object from that cache, or not\n"
 	"  --retval N                the load succeeds and one test run returns N\n"
 	"  --retval-prog-id N        the same, returning the program's ID plus N\n"
@@ -142,6 +144,8 @@ int bt_parse(int argc, char **argv, struct bt_opts *opts, struct bt_case **cases
 		} else if (!strcmp(a, "--rewrite-cache")) {
 			c->mkf = true;
 			c->cache_dir = value_of(argc, argv, &i);
+		} else if (!strcmp(a, "--btf")) {
+			c->btf = value_of(argc, argv, &i);
 		} else if (!strcmp(a, "--cache")) {
 			const char *v = value_of(argc, argv, &i);
 

@@ -36,6 +36,7 @@ struct bt_case {
 	char label[128];	/* how the case is named in the report */
 	bool mkf;		/* open through libmagic-kfunc, not plain libbpf */
 	const char *cache_dir;	/* ... with this rewrite cache (mkf_open_opts) */
+	const char *btf;	/* the kernel's BTF from this file (btf_custom_path) */
 	enum { BT_CACHE_ANY, BT_CACHE_MISS, BT_CACHE_HIT } expect_cache;
 
 	/* Load must succeed (none of the expect_* below is set). */

@@ -2,7 +2,8 @@
 /*
  * Opening a BPF object: with plain libbpf, or through libmagic-kfunc,
  * which rewrites the object's kfunc externs for the running kernel
- * (its BTF in /sys/kernel/btf) before libbpf sees it.
+ * (its BTF in /sys/kernel/btf, or the file of --btf) before libbpf
+ * sees it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +56,8 @@ static void print_plan(const struct bt_case *c, const struct mkf_plan *plan)
 
 struct bpf_object *bt_open_object(const struct bt_case *c)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, lopts, .btf_custom_path = c->btf);
+	MKF_OPTS(mkf_kernel_opts, kopts, .vmlinux_path = c->btf);
 	struct bpf_object *obj = NULL;
 	struct mkf_object *mo = NULL;
 	struct mkf_kernel *k = NULL;
@@ -63,26 +66,26 @@ struct bpf_object *bt_open_object(const struct bt_case *c)
 
 	/* libbpf >= 1.0 returns NULL and sets errno on failure. */
 	if (!c->mkf)
-		return bpf_object__open_file(c->obj, NULL);
+		return bpf_object__open_file(c->obj, &lopts);
 
 	if (c->cache_dir) {
 		MKF_OPTS(mkf_open_opts, copts, .cache_dir = c->cache_dir);
 
-		return mkf_object__open_file(c->obj, NULL, &copts);
+		return mkf_object__open_file(c->obj, &lopts, &copts);
 	}
 	/* The plan printed: read, plan and open in three steps. */
-	k = mkf_kernel__load(NULL);
+	k = mkf_kernel__load(c->btf ? &kopts : NULL);
 	mo = k ? mkf_object__new_file(c->obj, NULL) : NULL;
 	plan = mo ? mkf_plan__compute(mo, k, NULL) : NULL;
 	if (!plan) {
 		err = errno;
 	} else if (mkf_plan__unresolved_cnt(plan)) {
 		/* The one-call open refuses it (ESRCH), in its own words. */
-		obj = mkf_object__open_file(c->obj, NULL, NULL);
+		obj = mkf_object__open_file(c->obj, &lopts, NULL);
 		err = obj ? 0 : errno;
 	} else {
 		print_plan(c, plan);
-		obj = mkf_object__open(mo, plan, NULL);
+		obj = mkf_object__open(mo, plan, &lopts);
 		err = obj ? 0 : errno;
 	}
 	mkf_plan__free(plan);
