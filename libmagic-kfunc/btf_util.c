@@ -242,8 +242,15 @@ static int bad_names(const struct btf *btf, __u32 id, __u32 end, const char *wha
 
 int mkf_btf_check(const struct btf *btf, const char *what)
 {
+	return mkf_btf_check_from(btf, 1, what);
+}
+
+int mkf_btf_check_from(const struct btf *btf, __u32 from, const char *what)
+{
 	const struct btf *base = btf__base_btf(btf);
 	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id, max_off = 0;
+
+	first = from > first ? from : first;
 
 	/*
 	 * libbpf 1.1 checks neither: names are used as C strings, and a
@@ -323,7 +330,8 @@ static __u32 ref_at(const struct btf_type *t, __u32 i)
 	}
 }
 
-int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 *cycle)
+int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 from,
+		       __u32 *cycle)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 first = base ? btf__type_cnt(base) : 1, n = btf__type_cnt(btf), id;
@@ -339,7 +347,7 @@ int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u
 		goto out;
 	}
 	/* Iterative depth-first search: a kernel's chains can be long. */
-	for (id = first; id < n && !*cycle; id++) {
+	for (id = from > first ? from : first; id < n && !*cycle; id++) {
 		size_t depth = 0;
 
 		if (colour[id])
@@ -381,7 +389,7 @@ int mkf_btf_check_cycles(const struct btf *btf, const char *what)
 {
 	static const struct mkf_btf_edges refs = { ref_cnt, ref_at };
 	__u32 cycle;
-	int err = mkf_btf_find_cycle(btf, &refs, &cycle);
+	int err = mkf_btf_find_cycle(btf, &refs, 1, &cycle);
 
 	/* Types past the end are mkf_btf_check()'s; a base's were checked with it. */
 	if (!err && cycle) {

@@ -26,6 +26,8 @@ const char *mkf_btf_name(const struct btf *btf, const struct btf_type *t);
  * its last type, else 0.
  */
 int mkf_btf_check(const struct btf *btf, const char *what);
+/* The same for the types from id from on (those before were checked). */
+int mkf_btf_check_from(const struct btf *btf, __u32 from, const char *what);
 
 /*
  * -EINVAL (with an error naming a type on it) if a type btf defines
@@ -50,7 +52,11 @@ struct mkf_btf_edges {
 /*
  * Set *cycle to the lowest type id on a cycle of the graph (the same
  * whatever order the walk takes), or 0 if it has none. 0 or -ENOMEM.
+ * The walk starts only from ids from on: a graph whose types before
+ * from were checked, and whose edges out of them stayed as they were,
+ * can have a new cycle only through a type from from on.
  */
-int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 *cycle);
+int mkf_btf_find_cycle(const struct btf *btf, const struct mkf_btf_edges *g, __u32 from,
+		       __u32 *cycle);
 
 #endif

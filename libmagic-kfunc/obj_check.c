@@ -125,11 +125,11 @@ int mkf_obj_check_elf(Elf *elf, size_t symtab)
 }
 
 /* libbpf 1.1 indexes a FUNC's type as a FUNC_PROTO's parameters, and writes there. */
-static int check_func_types(const struct btf *btf, __u32 n)
+static int check_func_types(const struct btf *btf, __u32 from, __u32 n)
 {
 	__u32 id;
 
-	for (id = 1; id < n; id++) {
+	for (id = from; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
 		if (btf_is_func(t) && !btf_is_func_proto(btf__type_by_id(btf, t->type))) {
@@ -180,11 +180,11 @@ static __u32 contained_cnt(const struct btf *btf, const struct btf_type *t)
  * skip_mods_and_typedefs() or recurses until the stack ends in
  * btf__align_of().
  */
-static int check_containment_cycles(const struct btf *btf)
+static int check_containment_cycles(const struct btf *btf, __u32 from)
 {
 	static const struct mkf_btf_edges holds = { contained_cnt, contained };
 	__u32 cycle;
-	int err = mkf_btf_find_cycle(btf, &holds, &cycle);
+	int err = mkf_btf_find_cycle(btf, &holds, from, &cycle);
 
 	if (!err && cycle) {
 		pr_err("the object's .BTF: type [%u] contains itself (a cycle of members, "
@@ -290,13 +290,20 @@ int mkf_obj_check_btf(Elf *elf, size_t symtab, const struct btf *btf)
 	__u32 n = btf__type_cnt(btf);
 	int err;
 
-	err = check_func_types(btf, n);
+	err = check_func_types(btf, 1, n);
 	if (!err)
-		err = check_containment_cycles(btf);
+		err = check_containment_cycles(btf, 1);
 	/* Sizes resolve only once no type contains itself. */
 	if (!err)
 		err = check_kconfig_sizes(btf, n);
 	if (!err)
 		err = check_struct_ops(elf, symtab, btf);
 	return err;
+}
+
+int mkf_obj_check_btf_added(const struct btf *btf, __u32 from)
+{
+	int err = check_func_types(btf, from, btf__type_cnt(btf));
+
+	return err ?: check_containment_cycles(btf, from);
 }

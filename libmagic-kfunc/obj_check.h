@@ -26,5 +26,13 @@ int mkf_obj_check_elf(Elf *elf, size_t symtab_shndx);
  * symbols).
  */
 int mkf_obj_check_btf(Elf *elf, size_t symtab_shndx, const struct btf *btf);
+/*
+ * The same for a BTF made from one that passed it by appending the
+ * types from id from on and pointing FUNCs before it at FUNC_PROTOs
+ * (btf_out.h), with the same sections and symbols: the FUNC types and
+ * containment cycles of what was added. What .kconfig and .struct_ops
+ * read lies before from and stayed as it was.
+ */
+int mkf_obj_check_btf_added(const struct btf *btf, __u32 from);
 
 #endif

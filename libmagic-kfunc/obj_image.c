@@ -26,6 +26,14 @@ bool mkf_scn_is_dwarf_rel(const GElf_Shdr *sh, const char *name, const GElf_Shdr
 	       mkf_scn_is_dwarf(target, target_name);
 }
 
+bool mkf_obj_image_in_place(const void *buf, size_t sz)
+{
+	const unsigned char *ident = buf;
+
+	return buf && sz >= sizeof(Elf64_Ehdr) && !memcmp(ident, ELFMAG, SELFMAG) &&
+	       ident[EI_CLASS] == ELFCLASS64 && ident[EI_DATA] == HOST_ELFDATA;
+}
+
 /* A range of the image and whether it is DWARF. */
 struct part {
 	size_t off, end;
@@ -47,7 +55,6 @@ static int cmp_part(const void *a, const void *b)
  */
 static size_t find_parts(const void *buf, size_t sz, struct part **parts)
 {
-	const unsigned char *ident = buf;
 	size_t shnum, shstrndx, i, n = 0;
 	unsigned char *linked = NULL;
 	const char **names = NULL;
@@ -57,8 +64,7 @@ static size_t find_parts(const void *buf, size_t sz, struct part **parts)
 	Elf *elf;
 
 	*parts = NULL;
-	if (sz < sizeof(Elf64_Ehdr) || memcmp(ident, ELFMAG, SELFMAG) ||
-	    ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != HOST_ELFDATA)
+	if (!mkf_obj_image_in_place(buf, sz))
 		return 0;
 	elf = elf_memory((char *)buf, sz);
 	if (!elf)

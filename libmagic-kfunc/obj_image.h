@@ -50,6 +50,13 @@ size_t mkf_obj_dwarf_ranges(const void *buf, size_t sz, struct mkf_range **range
 void mkf_obj_image_free(struct mkf_obj_image *img);
 
 /*
+ * Whether libelf reads buf (sz bytes) where it lies, converting
+ * nothing: a 64-bit ELF object of this machine's byte order. Other
+ * objects it may convert in place, so the reader copies them.
+ */
+bool mkf_obj_image_in_place(const void *buf, size_t sz);
+
+/*
  * A section libbpf skips as DWARF and whose bytes nobody here reads:
  * ".debug_*", PROGBITS, neither allocated nor code.
  */

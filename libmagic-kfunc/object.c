@@ -281,19 +281,14 @@ static size_t extern_sym(const struct mkf_obj *obj, const char *name, size_t nth
  * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
  * match, and two symbols of one name make two externs or a broken one.
  */
-static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t strtab)
+static int sorted_extern_names(const struct mkf_obj *obj, const char ***names)
 {
-	size_t i, j, e, n = 0, sym_n = 0;
-	const char **externs, **syms, *name;
-	int err = 0, c = 1;
+	const char **externs = calloc(obj->extern_cnt + 1, sizeof(*externs));
+	size_t i;
 
-	externs = calloc(obj->extern_cnt + 1, sizeof(*externs));
-	syms = calloc(obj->sym_cnt + 1, sizeof(*syms));
-	obj->kept_names = calloc(obj->sym_cnt + obj->btf_name_cnt + 1, sizeof(*obj->kept_names));
-	if (!externs || !syms || !obj->kept_names) {
-		err = -ENOMEM;
-		goto out;
-	}
+	*names = externs;
+	if (!externs)
+		return -ENOMEM;
 	for (i = 0; i < obj->extern_cnt; i++)
 		externs[i] = obj->externs[i].name;
 	if (obj->extern_cnt)
@@ -303,7 +298,24 @@ static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t str
 			continue;
 		pr_err("extern '%s' is defined twice in the symbol table (symbols %zu and %zu)\n",
 		       externs[i], extern_sym(obj, externs[i], 0), extern_sym(obj, externs[i], 1));
-		err = -EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t strtab)
+{
+	size_t i, j, e, n = 0, sym_n = 0;
+	const char **externs, **syms = NULL, *name;
+	int err, c = 1;
+
+	err = sorted_extern_names(obj, &externs);
+	if (err)
+		goto out;
+	syms = calloc(obj->sym_cnt + 1, sizeof(*syms));
+	obj->kept_names = calloc(obj->sym_cnt + obj->btf_name_cnt + 1, sizeof(*obj->kept_names));
+	if (!syms || !obj->kept_names) {
+		err = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < obj->sym_cnt; i++) {
@@ -345,7 +357,7 @@ out:
 	return err;
 }
 
-static int collect_externs(struct mkf_obj *obj)
+static int collect_externs(struct mkf_obj *obj, bool output)
 {
 	const char *name;
 	Elf_Scn *scn = NULL;
@@ -403,6 +415,14 @@ static int collect_externs(struct mkf_obj *obj)
 		err = add_extern(obj, name, i, &sym);
 		if (err)
 			return err;
+	}
+	if (output) {
+		/* No rename follows: only that no two externs share a name. */
+		const char **externs;
+		int err = sorted_extern_names(obj, &externs);
+
+		free(externs);
+		return err;
 	}
 	return collect_kept_names(obj, data, shdr.sh_link);
 }
@@ -557,10 +577,14 @@ static int check_btf_header(const void *data, size_t size)
 
 /*
  * Read the object in IMAGE (sz bytes), whose .BTF is BTF when given
- * (taken over) or parsed here. Calls are counted unless OUTPUT: the
- * rewrite's check of its own output does not need them.
+ * (taken over) or parsed here. OUTPUT is the rewrite's reading of its
+ * own output, whose .BTF types below id OUTPUT were the input's,
+ * checked when it was read (btf_out.h: the rest was appended): those
+ * are not checked again, the calls are not counted, and no names are
+ * kept for renames. 0 for any other object.
  */
-static int read_image(struct mkf_obj *obj, void *image, size_t sz, struct btf *btf, bool output)
+static int read_image(struct mkf_obj *obj, void *image, size_t sz, struct btf *btf,
+		      __u32 output)
 {
 	GElf_Ehdr ehdr;
 	GElf_Shdr shdr;
@@ -611,20 +635,21 @@ static int read_image(struct mkf_obj *obj, void *image, size_t sz, struct btf *b
 			       data ? " (a type record is malformed)" : "");
 			goto err_out;
 		}
-		err = mkf_btf_check(obj->btf, "the object's .BTF");
+		err = mkf_btf_check_from(obj->btf, output ?: 1, "the object's .BTF");
 		if (!err)
 			err = index_object_btf(obj);
 		if (err)
 			goto err_out;
 	}
-	err = collect_externs(obj);
+	err = collect_externs(obj, output);
 	if (!err && !output)
 		err = count_calls(obj);
 	/* What libbpf 1.1's open would crash on: nobody gets to hand it over. */
 	if (!err)
 		err = mkf_obj_check_elf(obj->elf, obj->symtab_shndx);
 	if (!err && obj->btf)
-		err = mkf_obj_check_btf(obj->elf, obj->symtab_shndx, obj->btf);
+		err = output ? mkf_obj_check_btf_added(obj->btf, output)
+			     : mkf_obj_check_btf(obj->elf, obj->symtab_shndx, obj->btf);
 	if (err)
 		goto err_out;
 	return 0;
@@ -664,12 +689,27 @@ static int read_source(struct mkf_obj *obj, const void *buf, size_t sz,
 		return err;
 	obj->src = buf;
 	obj->src_sz = sz;
-	return read_image(obj, obj->img.buf, sz, NULL, false);
+	return read_image(obj, obj->img.buf, sz, NULL, 0);
 }
 
 int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 {
 	return read_source(obj, buf, sz, NULL, 0, false);
+}
+
+int mkf_obj_read_own(struct mkf_obj *obj, void *buf, size_t sz)
+{
+	int err;
+
+	if (!mkf_obj_image_in_place(buf, sz))
+		return read_source(obj, buf, sz, NULL, 0, false);
+	memset(obj, 0, sizeof(*obj));
+	err = check_size(buf, sz);
+	if (err)
+		return err;
+	obj->src = buf;
+	obj->src_sz = sz;
+	return read_image(obj, buf, sz, NULL, 0);
 }
 
 int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
@@ -678,7 +718,8 @@ int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
 	return read_source(obj, buf, sz, dwarf, dwarf_cnt, true);
 }
 
-int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf)
+int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf,
+			__u32 added_from)
 {
 	int err;
 
@@ -690,7 +731,7 @@ int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *b
 	}
 	obj->src = buf;
 	obj->src_sz = sz;
-	return read_image(obj, buf, sz, btf, true);
+	return read_image(obj, buf, sz, btf, added_from > 1 ? added_from : 1);
 }
 
 void mkf_obj_release(struct mkf_obj *obj)

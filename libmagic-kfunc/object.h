@@ -61,15 +61,26 @@ size_t mkf_essential_name_len(const char *name);
  * mkf_obj_release() either way.
  */
 int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz);
+/*
+ * The same for bytes that are the reader's own (a copy nobody else
+ * holds, which must outlive obj and stay as they are): libelf reads
+ * them in place when it reads without converting (a 64-bit object of
+ * this machine's byte order), so no private image is made.
+ */
+int mkf_obj_read_own(struct mkf_obj *obj, void *buf, size_t sz);
 /* The same, with buf's DWARF ranges (mkf_obj_dwarf_ranges()) already known. */
 int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
 		      const struct mkf_range *dwarf, size_t dwarf_cnt);
 /*
  * The rewrite's view of its own output: read in place (buf is the
  * rewrite's, and must outlive obj), with btf, the output's .BTF as the
- * rewrite already parsed it, taken over; no call counts.
+ * rewrite already parsed it, taken over; no call counts, no names kept.
+ * The types of btf below added_from are those of an object that was
+ * read, unchanged but for FUNCs pointed at FUNC_PROTOs (btf_out.h):
+ * only what was added is checked again.
  */
-int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf);
+int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf,
+			__u32 added_from);
 void mkf_obj_release(struct mkf_obj *obj);
 
 /* Whether a symbol or BTF FUNC/VAR other than a kfunc extern has NAME. */

@@ -126,7 +126,7 @@ static struct mkf_object *object_new(void *buf, size_t sz, const char *name)
 	}
 	o->buf = buf;
 	o->sz = sz;
-	err = mkf_obj_read(&o->obj, o->buf, o->sz);
+	err = mkf_obj_read_own(&o->obj, o->buf, o->sz);
 	if (err) {
 		pr_err("%s: cannot read the object: %s\n", name, strerror(-err));
 		free(o->name);

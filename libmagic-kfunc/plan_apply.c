@@ -228,15 +228,18 @@ static bool func_of(const struct mkf_plan *plan, const struct mkf_plan_entry *e,
  * What the rewrite edited is what is read again: the symbols, sections
  * and .BTF of the output in place (the .BTF as mkf_btf_out__finish()
  * parsed it, btf, taken over), not a copy of it, its DWARF or its
- * calls. A difference is a library bug: nothing is handed over.
+ * calls; of the .BTF's types, those the rewrite appended (the input's
+ * passed the same checks when obj was read). A difference is a
+ * library bug: nothing is handed over.
  */
-static int check_output(const struct mkf_plan *plan, void *buf, size_t sz, struct btf *btf)
+static int check_output(const struct mkf_obj *obj, const struct mkf_plan *plan, void *buf,
+			size_t sz, struct btf *btf)
 {
 	size_t i, seen = 0, want = 0;
 	struct mkf_obj out;
 	int err;
 
-	err = mkf_obj_read_output(&out, buf, sz, btf);
+	err = mkf_obj_read_output(&out, buf, sz, btf, btf__type_cnt(obj->btf));
 	if (err) {
 		pr_err("the rewritten object fails the reader's own checks; not handing it over "
 		       "(a library bug: please report it)\n");
@@ -346,7 +349,7 @@ static int apply(const struct mkf_obj *obj, const struct mkf_plan *plan, void **
 	edits.btf_size = raw_sz;
 	err = mkf_elf_write(obj->src, obj->src_sz, &edits, new_buf, new_sz);
 	if (!err) {
-		err = check_output(plan, *new_buf, *new_sz, parsed);
+		err = check_output(obj, plan, *new_buf, *new_sz, parsed);
 		parsed = NULL;
 	}
 	if (err) {

@@ -5,16 +5,20 @@
  * libbpf's btf__add_*() give the same types, names and params, only the
  * string offsets differ; appended strings are shared among themselves;
  * kernel types are imported as libbpf's compatibility rules need them;
- * misuse is refused. Everything is parsed back with libbpf.
+ * misuse is refused. Everything is parsed back with libbpf. The
+ * rewrite's check of its output looks at what was appended, all of it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/btf.h>
+#include <bpf/libbpf.h>
 
 #include "btf_edit.h"
 #include "btf_out.h"
+#include "btf_util.h"
+#include "obj_check.h"
 #include "unit.h"
 
 /* BTF as the library gets it from an object: laid out, then btf__new(). */
@@ -360,6 +364,65 @@ out:
 	btf__free(base);
 }
 
+/* base with one record appended through the writer, parsed back; NULL if that fails. */
+static struct btf *base_plus(const struct btf *base, __u32 info, __u32 size_type,
+			     const void *tail, size_t tail_sz)
+{
+	struct mkf_btf_out *out = mkf_btf_out__new(base);
+	struct btf *got = NULL;
+
+	if (out && mkf_btf_out__add_type(out, 0, info, size_type, tail, tail_sz) > 0)
+		got = finish(out);
+	mkf_btf_out__free(out);
+	return got;
+}
+
+/*
+ * The rewrite checks again only the types it appended (obj_check.h):
+ * a containment cycle or a reference past the end among them is
+ * refused, whatever the base holds (the base passed when it was read).
+ */
+static void test_added_checked(void)
+{
+	struct btf *b = btf__new_empty(), *base = NULL, *ptr = NULL, *loop = NULL, *far = NULL;
+	struct btf_member m = {};
+	__u32 from;
+	int s_self;
+
+	/* A base whose struct holds itself: the reader refuses that one. */
+	s_self = b && btf__add_int(b, "int", 4, BTF_INT_SIGNED) > 0 ?
+		 btf__add_struct(b, "loop", 4) : -1;
+	if (s_self > 0 && !btf__add_field(b, "self", s_self, 0, 0))
+		base = reparse(b);
+	from = base ? btf__type_cnt(base) : 0;
+	m.type = from;
+	if (base) {
+		ptr = base_plus(base, mkf_btf_info(BTF_KIND_PTR, 0, 0), 1, NULL, 0);
+		loop = base_plus(base, mkf_btf_info(BTF_KIND_STRUCT, 0, 1), 4, &m, sizeof(m));
+		far = base_plus(base, mkf_btf_info(BTF_KIND_PTR, 0, 0), 1000, NULL, 0);
+	}
+	/* far may not parse: later libbpf checks references itself (1.1 does not). */
+	if (!ptr || !loop) {
+		t_fail("added types", "cannot build the fixtures");
+		goto out;
+	}
+	T_EXPECT("added types: the base's cycle is the whole check's",
+		 mkf_obj_check_btf(NULL, 0, ptr) == -EINVAL);
+	T_EXPECT("added types: a pointer appended passes", mkf_btf_check_from(ptr, from, "t") == 0 &&
+		 mkf_obj_check_btf_added(ptr, from) == 0);
+	T_EXPECT("added types: an appended struct that holds itself is refused",
+		 mkf_obj_check_btf_added(loop, from) == -EINVAL);
+	T_EXPECT("added types: an appended pointer past the last type is refused",
+		 far ? mkf_btf_check_from(far, from, "t") == -EINVAL
+		     : libbpf_major_version() > 1 || libbpf_minor_version() > 1);
+out:
+	btf__free(ptr);
+	btf__free(loop);
+	btf__free(far);
+	btf__free(base);
+	btf__free(b);
+}
+
 int main(void)
 {
 	t_quiet_library();
@@ -367,5 +430,6 @@ int main(void)
 	test_import();
 	test_strings();
 	test_refusals();
+	test_added_checked();
 	return t_done();
 }
