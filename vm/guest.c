@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -233,6 +234,56 @@ static void outcome_init(struct outcome *o)
 	o->status = "failed";
 }
 
+struct run_task {
+	int prog_fd, ret, err;
+	struct bpf_test_run_opts *run;
+};
+
+static int run_task_fn(void *arg)
+{
+	struct run_task *t = arg;
+
+	t->ret = bpf_prog_test_run_opts(t->prog_fd, t->run);
+	t->err = errno;
+	return 0;
+}
+
+/*
+ * BPF_PROG_TEST_RUN in a task of its own, which exits right after.
+ * The program runs in the calling task, and one that a kernel wrongly
+ * verified can return with that task's kernel state still held: 6.16
+ * to 6.18 accept a bpf_throw() from a subprogram under
+ * bpf_rcu_read_lock(), bpf_preempt_disable() or bpf_local_irq_save()
+ * (the BPF selftests' exceptions_fail, reject_subprog_*), whose unwind
+ * skips the unlock. A task that kept an RCU read-side section would
+ * wait for itself in its next synchronize_rcu() (a map-in-map update
+ * of a later object's load) until the boot's timeout; a task's exit
+ * drops what it leaked. The task shares this one's memory (CLONE_VM,
+ * and CLONE_VFORK: this one waits), on a stack touched beforehand: with
+ * preemption left disabled it must not fault a page in, which a
+ * fork()ed child, copy-on-write, would.
+ */
+static int test_run_task(int prog_fd, struct bpf_test_run_opts *run)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	static bool stack_touched;
+	struct run_task t = { .prog_fd = prog_fd, .ret = -1, .err = EIO, .run = run };
+	pid_t pid;
+	int st;
+
+	if (!stack_touched) {
+		memset(stack, 1, sizeof(stack));
+		stack_touched = true;
+	}
+	pid = clone(run_task_fn, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &t);
+	if (pid < 0)
+		return bpf_prog_test_run_opts(prog_fd, run);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	errno = t.err;
+	return t.ret;
+}
+
 /* Run PROG once if its type has a test run: "ran", else a note. */
 static void test_run(struct bpf_program *prog, struct outcome *o)
 {
@@ -251,7 +302,7 @@ static void test_run(struct bpf_program *prog, struct outcome *o)
 		run.data_size_in = sizeof(pkt);
 		run.repeat = 1;
 	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &run)) {
+	if (test_run_task(bpf_program__fd(prog), &run)) {
 		snprintf(o->note, sizeof(o->note), "test run: %s", strerror(errno));
 	} else {
 		o->status = "ran";

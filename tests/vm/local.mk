@@ -7,6 +7,7 @@
 vm_harness_files = tests/vm/kernels tests/vm/vm-run tests/vm/smoke-test tests/vm/harness-vm-test \
 	tests/vm/vm-test tests/vm/ci-test
 EXTRA_DIST += $(vm_harness_files) tests/vm/guest/smoke.bpf.c tests/vm/guest/vm-cells.bpf.c \
+	tests/vm/guest/vm-rcu-leak.bpf.c tests/vm/guest/vm-rcu-wait.bpf.c \
 	tests/vm/guest/exit-by-kernel.c docs/ci/github-workflow.yml
 
 # Every test may need the catalogue's kernels (host tests read their
@@ -78,8 +79,10 @@ tests_vm_guest_mkf_guard_LDADD = $(GUEST_LIBS)
 TESTS += tests/vm/harness-vm-test
 
 # "magic-kfunc vm" with real boots, and from an installed prefix.
-check_DATA += tests/vm/guest/vm-cells.bpf.o
-CLEANFILES += tests/vm/guest/vm-cells.bpf.o
+check_DATA += tests/vm/guest/vm-cells.bpf.o tests/vm/guest/vm-rcu-leak.bpf.o \
+	tests/vm/guest/vm-rcu-wait.bpf.o
+CLEANFILES += tests/vm/guest/vm-cells.bpf.o tests/vm/guest/vm-rcu-leak.bpf.o \
+	tests/vm/guest/vm-rcu-wait.bpf.o
 TESTS += tests/vm/vm-test
 # In CI: the documented workflow's commands, shards and merge, --run.
 TESTS += tests/vm/ci-test
