@@ -5,7 +5,7 @@
 
 EXTRA_DIST += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
 	tests/kernel/superset-test tests/kernel/selftests-gate tests/kernel/selftests-progs \
-	tests/kernel/guest-report.sh tests/kernel/untagged-test
+	tests/kernel/guest-report.sh tests/kernel/untagged-test tests/kernel/btf-mmap-test
 
 if VM_TESTS
 # Built by "make" (not only "make check") so that a test script can be run
@@ -25,6 +25,12 @@ tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 
 TESTS += tests/kernel/wq-test tests/kernel/module-test tests/kernel/graph-test \
 	tests/kernel/superset-test tests/kernel/selftests-gate tests/kernel/untagged-test
+
+# In a guest (magic-kfunc vm --run): the vmlinux BTF file maps read-only.
+check_PROGRAMS += tests/kernel/btf-mmap
+tests_kernel_btf_mmap_SOURCES = tests/kernel/btf-mmap.c
+tests_kernel_btf_mmap_LDFLAGS = $(GUEST_STATIC)
+TESTS += tests/kernel/btf-mmap-test
 endif
 
 # The kernel tests on the debug build (kernel/build.sh --debug), with a
