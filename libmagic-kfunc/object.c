@@ -277,9 +277,8 @@ static size_t extern_sym(const struct mkf_obj *obj, const char *name, size_t nth
 }
 
 /*
- * The names no kfunc extern may be renamed to: every other symbol, BTF
- * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
- * match, and two symbols of one name make two externs or a broken one.
+ * The externs' names, sorted, in *names (to free); -EINVAL when two
+ * externs share one (libbpf would make two externs of it, or a broken one).
  */
 static int sorted_extern_names(const struct mkf_obj *obj, const char ***names)
 {
@@ -303,6 +302,11 @@ static int sorted_extern_names(const struct mkf_obj *obj, const char ***names)
 	return 0;
 }
 
+/*
+ * The names no kfunc extern may be renamed to: every other symbol, BTF
+ * FUNC and BTF VAR. libbpf looks an extern's BTF up by name, first
+ * match, and two symbols of one name make two externs or a broken one.
+ */
 static int collect_kept_names(struct mkf_obj *obj, Elf_Data *symdata, size_t strtab)
 {
 	size_t i, j, e, n = 0, sym_n = 0;
@@ -697,29 +701,9 @@ int mkf_obj_read(struct mkf_obj *obj, const void *buf, size_t sz)
 	return read_source(obj, buf, sz, NULL, 0, false);
 }
 
-int mkf_obj_read_own(struct mkf_obj *obj, void *buf, size_t sz)
-{
-	int err;
-
-	if (!mkf_obj_image_in_place(buf, sz))
-		return read_source(obj, buf, sz, NULL, 0, false);
-	memset(obj, 0, sizeof(*obj));
-	err = check_size(buf, sz);
-	if (err)
-		return err;
-	obj->src = buf;
-	obj->src_sz = sz;
-	return read_image(obj, buf, sz, NULL, 0);
-}
-
-int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
-		      const struct mkf_range *dwarf, size_t dwarf_cnt)
-{
-	return read_source(obj, buf, sz, dwarf, dwarf_cnt, true);
-}
-
-int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf,
-			__u32 added_from)
+/* Read buf (sz bytes) where it lies: libelf reads the bytes src names. */
+static int read_in_place(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf,
+			 __u32 output)
 {
 	int err;
 
@@ -731,7 +715,26 @@ int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *b
 	}
 	obj->src = buf;
 	obj->src_sz = sz;
-	return read_image(obj, buf, sz, btf, added_from > 1 ? added_from : 1);
+	return read_image(obj, buf, sz, btf, output);
+}
+
+int mkf_obj_read_own(struct mkf_obj *obj, void *buf, size_t sz)
+{
+	if (!mkf_obj_image_in_place(buf, sz))
+		return read_source(obj, buf, sz, NULL, 0, false);
+	return read_in_place(obj, buf, sz, NULL, 0);
+}
+
+int mkf_obj_read_skip(struct mkf_obj *obj, const void *buf, size_t sz,
+		      const struct mkf_range *dwarf, size_t dwarf_cnt)
+{
+	return read_source(obj, buf, sz, dwarf, dwarf_cnt, true);
+}
+
+int mkf_obj_read_output(struct mkf_obj *obj, void *buf, size_t sz, struct btf *btf,
+			__u32 added_from)
+{
+	return read_in_place(obj, buf, sz, btf, added_from > 1 ? added_from : 1);
 }
 
 void mkf_obj_release(struct mkf_obj *obj)
