@@ -28,7 +28,7 @@ bench_rewrite_cost_LDFLAGS = -static
 bench_rewrite_cost_LDADD = libmagic-kfunc/libmagic-kfunc.la $(LIBBPF_LIBS) $(LIBELF_LIBS) \
 	$(ZLIB_LIBS)
 
-EXTRA_DIST += bench/bench-rewrite bench/write-doc bench/disasm-func
+EXTRA_DIST += bench/bench-rewrite bench/write-doc bench/disasm-func bench/p5-boots
 
 # The object measured: 64 kfunc externs generated from the kernel's own
 # BTF, with a vmlinux.h dumped from it. All in the build tree.
