@@ -12,14 +12,14 @@ noinst_PROGRAMS += bench/kfunc-cost
 noinst_DATA += bench/kfunc_cost.bpf.o
 bench_kfunc_cost_SOURCES = bench/kfunc-cost.c bench/xlated-diff.c bench/xlated-diff.h \
 	$(GUEST_COMMON)
-bench_kfunc_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest
+bench_kfunc_cost_CPPFLAGS = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS)
 bench_kfunc_cost_LDFLAGS = $(GUEST_STATIC)
 bench_kfunc_cost_LDADD = $(GUEST_LIBS)
 
 # P5: open + load of the examples, through the library and plain libbpf.
 noinst_PROGRAMS += bench/load-cost
 bench_load_cost_SOURCES = bench/load-cost.c $(GUEST_COMMON)
-bench_load_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest \
+bench_load_cost_CPPFLAGS = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS) \
 	-I$(top_srcdir)/libmagic-kfunc
 bench_load_cost_LDFLAGS = $(GUEST_STATIC)
 bench_load_cost_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)

@@ -12,7 +12,7 @@
  * mkf-vm-guest and reports over a second serial port, tagged with a
  * per-boot nonce; kernels keeps the cache): this file finds them, runs
  * the boots in parallel and reads the guest's records back
- * (vm/guest.c describes them). Nothing here calls bpf(2).
+ * (vm/mkf-vm-guest.c describes them). Nothing here calls bpf(2).
  */
 #define _GNU_SOURCE /* asprintf, strchrnul */
 #include "config.h"
@@ -487,7 +487,7 @@ out:
 
 /*
  * A record's text as the guest wrote it: \xNN for each byte that is not
- * printable ASCII and for the backslash (vm/guest.c). Malloc'd.
+ * printable ASCII and for the backslash (vm/mkf-vm-guest.c). Malloc'd.
  */
 static char *unescape(const char *s)
 {

@@ -81,7 +81,7 @@ struct vm {
 	unsigned int shard, shards;	/* this run is shard SHARD of SHARDS (1-based) */
 	/*
 	 * MKF_VM_WHOLE=1: the guest loads each object whole first (-w,
-	 * vm/guest.c), for large corpora (tests/corpus/); MKF_VM_MEM: the
+	 * vm/mkf-vm-guest.c), for large corpora (tests/corpus/); MKF_VM_MEM: the
 	 * guest's memory in MiB, for many objects at once.
 	 */
 	bool whole;

@@ -54,7 +54,7 @@ examples_common = examples/common/example.c examples/common/example.h \
 	tests/vm/guest/guest-only.c $(GUEST_COMMON)
 # <magic-kfunc/magic_kfunc.h>, as installed: the library's header is
 # copied into examples/include/ (the BPF-side headers are in headers/).
-examples_cppflags = $(AM_CPPFLAGS) -I$(top_builddir)/examples/include \
+examples_cppflags = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS) -I$(top_builddir)/examples/include \
 	-I$(top_srcdir)/headers -I$(top_srcdir)/examples/common
 examples_ldadd = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 

@@ -13,11 +13,11 @@ dist_pkgdata_DATA = vm/kernels.list vm/source-kernel.config
 # guest tests, or alone with --enable-vm-guest (configure.ac).
 if VM_GUEST
 pkglibexec_PROGRAMS = vm/mkf-vm-guest
-vm_mkf_vm_guest_SOURCES = vm/guest.c $(GUEST_COMMON)
+vm_mkf_vm_guest_SOURCES = vm/mkf-vm-guest.c $(GUEST_COMMON)
 vm_mkf_vm_guest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \
-	-I$(top_srcdir)/tests/vm/guest
+	$(GUEST_CPPFLAGS)
 # --wrap: with -w the guest sees the bytes the library hands libbpf
-# (vm/guest.c, "same-bytes").
+# (vm/mkf-vm-guest.c, "same-bytes").
 vm_mkf_vm_guest_LDFLAGS = $(GUEST_STATIC) -Wl,--wrap=bpf_object__open_mem
 vm_mkf_vm_guest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)
 endif

@@ -18,7 +18,7 @@ tests_kernel_mkf_bpftest_SOURCES = tests/kernel/bpftest/main.c \
 	tests/kernel/bpftest/xlated.c \
 	tests/kernel/bpftest/bpftest.h \
 	$(GUEST_COMMON)
-tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/vm/guest \
+tests_kernel_mkf_bpftest_CPPFLAGS = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS) \
 	-I$(top_srcdir)/libmagic-kfunc
 tests_kernel_mkf_bpftest_LDFLAGS = $(GUEST_STATIC)
 tests_kernel_mkf_bpftest_LDADD = libmagic-kfunc/libmagic-kfunc.la $(GUEST_LIBS)

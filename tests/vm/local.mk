@@ -57,13 +57,15 @@ tests_vm_btf_funcs_LDADD = $(LIBBPF_LIBS)
 # Static programs for the guests (linked with libbpf.a).
 GUEST_STATIC = -all-static
 GUEST_LIBS = $(MKF_LIBBPF_LDFLAGS) -lbpf -lelf -lz
-GUEST_COMMON = tests/vm/guest/guest.c tests/vm/guest/guest.h
+# The guest programs' common part (vm/): the guard and the ok/FAIL lines.
+GUEST_COMMON = vm/guest.c vm/guest.h
+GUEST_CPPFLAGS = -I$(top_srcdir)/vm
 
 if VM_TESTS
 check_PROGRAMS += tests/vm/guest/mkf-smoke
 tests_vm_guest_mkf_smoke_SOURCES = tests/vm/guest/smoke.c $(GUEST_COMMON)
 nodist_tests_vm_guest_mkf_smoke_SOURCES = tests/vm/guest/smoke.skel.h
-tests_vm_guest_mkf_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/vm/guest
+tests_vm_guest_mkf_smoke_CPPFLAGS = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS) -I$(top_builddir)/tests/vm/guest
 tests_vm_guest_mkf_smoke_LDFLAGS = $(GUEST_STATIC)
 tests_vm_guest_mkf_smoke_LDADD = $(GUEST_LIBS)
 BUILT_SOURCES += tests/vm/guest/smoke.skel.h
@@ -74,6 +76,7 @@ TESTS += tests/vm/smoke-test
 # The harness's own guarantees, with real boots (the guard, nonces, 125).
 check_PROGRAMS += tests/vm/guest/mkf-guard
 tests_vm_guest_mkf_guard_SOURCES = tests/vm/guest/guard.c $(GUEST_COMMON)
+tests_vm_guest_mkf_guard_CPPFLAGS = $(AM_CPPFLAGS) $(GUEST_CPPFLAGS)
 tests_vm_guest_mkf_guard_LDFLAGS = $(GUEST_STATIC)
 tests_vm_guest_mkf_guard_LDADD = $(GUEST_LIBS)
 TESTS += tests/vm/harness-vm-test
