@@ -2,7 +2,9 @@
 /*
  * kernels {list | fetch [ID...] | add ID IMAGE [KO...]}: the kernel
  * catalogue and its cache, kept by the installed script "kernels"
- * (vm/kernels); this file runs it and reports what it says.
+ * (vm/kernels); this file runs it and reports what it says: lines of
+ * words ("kernels entries": ID SOURCE ERA STATE RELEASE; fetch and add:
+ * ID RELEASE), cut as the guest's records are (vm/record.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "libexec.h"
+#include "record.h"
 #include "table.h"
 
 static int kernels_list(struct cli *cli, const struct vm_paths *p)
@@ -40,10 +43,16 @@ static int kernels_list(struct cli *cli, const struct vm_paths *p)
 		}
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char id[256], src[64], era[64], state[32], rel[256];
+		char *f[5], *id, *src, *era, *state, *rel;
 
-		if (sscanf(line, "%255s %63s %63s %31s %255s", id, src, era, state, rel) != 5)
+		/* ID SOURCE ERA STATE RELEASE: words, the release the rest. */
+		if (rec_split(line, f, 5) != 5)
 			continue;
+		id = f[0];
+		src = f[1];
+		era = f[2];
+		state = f[3];
+		rel = f[4];
 		if (cli->jw) {
 			jw_start_object(cli->jw);
 			jw_string_field(cli->jw, "id", id);
@@ -98,10 +107,12 @@ static int kernels_run(struct cli *cli, const struct vm_paths *p, const char *ve
 		jw_start_array(cli->jw);
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char id[256], rel[256];
+		char *f[2], *id, *rel;
 
-		if (sscanf(line, "%255s %255s", id, rel) != 2)
+		if (rec_split(line, f, 2) != 2)
 			continue;
+		id = f[0];
+		rel = f[1];
 		if (cli->jw) {
 			jw_start_object(cli->jw);
 			jw_string_field(cli->jw, "id", id);

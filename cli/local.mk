@@ -16,9 +16,10 @@ cli_magic_kfunc_SOURCES = \
 	cli/file.c cli/file.h \
 	cli/json.c cli/json.h \
 	cli/log.c cli/log.h \
-	cli/table.c cli/table.h
+	cli/table.c cli/table.h \
+	vm/record.c vm/record.h
 nodist_cli_magic_kfunc_SOURCES = cli/magic-kfunc.help.h
-cli_magic_kfunc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc \
+cli_magic_kfunc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libmagic-kfunc -I$(top_srcdir)/vm \
 	$(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) \
 	-DMKF_BINDIR='"$(bindir)"' -DMKF_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
 	-DMKF_PKGDATADIR='"$(pkgdatadir)"'

@@ -11,13 +11,13 @@
  * boots one kernel with an initramfs holding the static guest program
  * mkf-vm-guest and reports over a second serial port, tagged with a
  * per-boot nonce; kernels keeps the cache): this file finds them, runs
- * the boots in parallel and reads the guest's records back
- * (vm/mkf-vm-guest.c describes them). Nothing here calls bpf(2).
+ * the boots in parallel and reads the guest's records back (vm/record.h
+ * gives their format, vm/mkf-vm-guest.c the records). Nothing here calls
+ * bpf(2).
  */
 #define _GNU_SOURCE /* asprintf, strchrnul */
 #include "config.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +35,7 @@
 
 #include "cli.h"
 #include "libexec.h"
+#include "record.h"
 #include "vm.h"
 
 /* The programs of an object, from its ELF symbols (what libbpf would
@@ -362,12 +363,7 @@ static char *guest_cmd(const struct vm *vm, size_t ki)
 			return NULL;
 		}
 	}
-	if (asprintf(&cmd,
-		     "echo \"@kernel $(uname -r)\"; "
-		     "for m in /mkf/modules/*.ko; do [ -f \"$m\" ] || continue; "
-		     "if insmod \"$m\" 2> /tmp/insmod.err; then echo \"@module ${m##*/} loaded\"; "
-		     "else echo \"@module ${m##*/} failed $(head -n 1 /tmp/insmod.err)\"; fi; done; "
-		     "./mkf-vm-guest %s%s%s%s",
+	if (asprintf(&cmd, "./mkf-vm-guest -k -m /mkf/modules %s%s%s%s",
 		     vm->cli->debug ? "-v " : "", vm->whole && !vm->command ? "-w " : "",
 		     vm_run_mode(vm), args ? args : "") < 0)
 		cmd = NULL;
@@ -388,11 +384,28 @@ static char *own(struct owned *ow, char *s)
 	return s;
 }
 
+/*
+ * In the child of start_boot(): vm-run did not start. What vm-run's
+ * status says when it fails (vm/vm-run, --status), so that the boot is
+ * read back alike.
+ */
+static void __attribute__((noreturn)) boot_failed(const struct kernel *k, int err)
+{
+	FILE *f = fopen(k->status_path, "w");
+
+	if (f) {
+		fprintf(f, "@exit 126\n");
+		rec_text(f, "@why", strerror(err));
+		fclose(f);
+	}
+	_exit(126);
+}
+
 static pid_t start_boot(struct vm *vm, size_t ki, const char *cmd, int timeout)
 {
 	struct kernel *k = &vm->kernels[ki];
 	char tbuf[32], **argv, *s;
-	size_t n = 0, o, m, i, cap = 14 + 2 * (vm->obj_cnt + k->module_cnt + vm->run_file_cnt + 1);
+	size_t n = 0, o, m, i, cap = 16 + 2 * (vm->obj_cnt + k->module_cnt + vm->run_file_cnt + 1);
 	struct owned ow = { 0 };
 	pid_t pid = -1;
 
@@ -408,6 +421,8 @@ static pid_t start_boot(struct vm *vm, size_t ki, const char *cmd, int timeout)
 	argv[n++] = k->image;
 	argv[n++] = "--timeout";
 	argv[n++] = tbuf;
+	argv[n++] = "--status";
+	argv[n++] = k->status_path;
 	argv[n++] = "--file";
 	argv[n++] = vm->paths.guest;
 	for (o = 0; !vm->command && o < vm->obj_cnt; o++) {
@@ -463,7 +478,7 @@ static pid_t start_boot(struct vm *vm, size_t ki, const char *cmd, int timeout)
 		sigaddset(&stops, SIGHUP);
 		sigprocmask(SIG_UNBLOCK, &stops, NULL);
 		if (out < 0 || err < 0)
-			_exit(126);
+			boot_failed(k, errno);
 		dup2(out, 1);
 		dup2(err, 2);
 		close(out);
@@ -471,8 +486,7 @@ static pid_t start_boot(struct vm *vm, size_t ki, const char *cmd, int timeout)
 		setenv("MKF_KERNELS_LIST", vm->paths.catalogue, 1);
 		unsetenv("MKF_VM_TIMES");
 		execv(argv[0], argv);
-		fprintf(stderr, "vm-run: %s: %s\n", argv[0], strerror(errno));
-		_exit(126);
+		boot_failed(k, errno);
 	}
 	if (pid > 0)
 		setpgid(pid, pid);
@@ -486,47 +500,20 @@ out:
 }
 
 /*
- * A record's text as the guest wrote it: \xNN for each byte that is not
- * printable ASCII and for the backslash (vm/mkf-vm-guest.c). Malloc'd.
- */
-static char *unescape(const char *s)
-{
-	char *out = malloc(strlen(s) + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*s) {
-		unsigned int c;
-
-		if (s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
-		    isxdigit((unsigned char)s[3]) && sscanf(s + 2, "%2x", &c) == 1 && c) {
-			*o++ = (char)c;
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/*
  * "@cell OBJ PROGRAM MODE STATUS RETVAL": its cell, or NULL when no cell
  * of this run's has that name (another shard's cells included: a
  * guest never had their objects, so a record of one is forged).
  */
 static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
 {
-	char *f[6], *save = NULL, *w, *name, *end;
+	char *f[6], *name, *end;
 	unsigned long idx;
 	long long rv;
 	struct cell *c;
 	size_t p;
-	int n = 0, m;
+	int m;
 
-	for (w = strtok_r(fields, " ", &save); w && n < 6; w = strtok_r(NULL, " ", &save))
-		f[n++] = w;
-	if (n != 5)
+	if (rec_split(fields, f, 6) != 5)
 		return NULL;
 	errno = 0;
 	idx = strtoul(f[0], &end, 10);
@@ -541,7 +528,7 @@ static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
 		m = !strcmp(f[2], "mkf") ? 0 : !strcmp(f[2], "libbpf") ? 1 : -1;
 	if (m < 0 || !mode_on(vm, m))
 		return NULL;
-	name = unescape(f[1]);
+	name = rec_unescape(f[1]);
 	if (!name)
 		return NULL;
 	for (p = 0; p < vm->objs[idx].prog_cnt; p++)
@@ -557,11 +544,35 @@ static struct cell *cell_record(struct vm *vm, size_t ki, char *fields)
 	return c;
 }
 
+/*
+ * "@module NAME loaded" or "@module NAME failed TEXT": a line of the
+ * kernel's module report, "NAME loaded" or "NAME failed TEXT".
+ */
+static void module_record(struct kernel *k, char *fields)
+{
+	char *f[3], *name, *text = NULL, *r = NULL;
+	int n = rec_split(fields, f, 3);
+
+	if (n < 2 || (strcmp(f[1], "loaded") && strcmp(f[1], "failed")))
+		return;
+	name = rec_unescape(f[0]);
+	if (n == 3)
+		text = rec_unescape(f[2]);
+	if (name && (n == 2 || text) &&
+	    asprintf(&r, "%s%s %s%s%s\n", k->module_report ? k->module_report : "", name, f[1],
+		     text ? " " : "", text ? text : "") >= 0) {
+		free(k->module_report);
+		k->module_report = r;
+	}
+	free(name);
+	free(text);
+}
+
 /* Read one boot's records into the cells. */
 static void read_boot(struct vm *vm, size_t ki)
 {
 	struct kernel *k = &vm->kernels[ki];
-	char *out = read_file(k->out_path), *err = read_file(k->err_path), *line, *save = NULL;
+	char *out = read_file(k->out_path), *line, *save = NULL;
 	struct cell *cur = NULL;
 	size_t o, p;
 	int m;
@@ -570,33 +581,33 @@ static void read_boot(struct vm *vm, size_t ki)
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "@kernel ", 8)) {
 			free(k->release);
-			k->release = strdup(line + 8);
+			k->release = rec_unescape(line + 8);
 		} else if (!strncmp(line, "@module ", 8)) {
-			char *r = NULL;
-
-			if (asprintf(&r, "%s%s\n", k->module_report ? k->module_report : "", line + 8) >= 0) {
-				free(k->module_report);
-				k->module_report = r;
-			}
+			module_record(k, line + 8);
 		} else if (!strncmp(line, "@object ", 8)) {
-			unsigned long idx = strtoul(line + 8, NULL, 10);
-			char *why = strstr(line, " unreadable ");
+			char *f[3], *end;
+			unsigned long idx;
 
-			if (idx < vm->obj_cnt && why && !vm->objs[idx].error)
-				vm->objs[idx].error = unescape(why + 12);
+			if (rec_split(line + 8, f, 3) != 3 || strcmp(f[1], "unreadable"))
+				continue;
+			errno = 0;
+			idx = strtoul(f[0], &end, 10);
+			if (!*end && !errno && idx < vm->obj_cnt && vm_owns(vm, ki, idx) &&
+			    !vm->objs[idx].error)
+				vm->objs[idx].error = rec_unescape(f[2]);
 		} else if (!strncmp(line, "@cell ", 6)) {
 			cur = cell_record(vm, ki, line + 6);
 		} else if (cur && !strncmp(line, "@reason ", 8)) {
 			free(cur->reason);
-			cur->reason = unescape(line + 8);
+			cur->reason = rec_unescape(line + 8);
 		} else if (cur && !strncmp(line, "@decided ", 9)) {
 			free(cur->decided);
-			cur->decided = unescape(line + 9);
+			cur->decided = rec_unescape(line + 9);
 		} else if (cur && !strncmp(line, "@note ", 6)) {
 			free(cur->note);
-			cur->note = unescape(line + 6);
+			cur->note = rec_unescape(line + 6);
 		} else if (cur && !strncmp(line, "@log", 4)) {
-			char *l = NULL, *text = unescape(line[4] ? line + 5 : "");
+			char *l = NULL, *text = rec_unescape(line[4] ? line + 5 : "");
 
 			if (text && asprintf(&l, "%s%s\n", cur->log ? cur->log : "", text) >= 0) {
 				free(cur->log);
@@ -604,7 +615,7 @@ static void read_boot(struct vm *vm, size_t ki)
 			}
 			free(text);
 		} else if (cur && vm->command && !strncmp(line, "@output", 7)) {
-			char *l = NULL, *text = unescape(line[7] ? line + 8 : "");
+			char *l = NULL, *text = rec_unescape(line[7] ? line + 8 : "");
 
 			if (text && asprintf(&l, "%s%s\n", cur->output ? cur->output : "", text) >= 0) {
 				free(cur->output);
@@ -616,27 +627,17 @@ static void read_boot(struct vm *vm, size_t ki)
 		}
 	}
 
-	/* No result: why, in vm-run's words ("vm-run: LABEL: WHY (ACCEL, Ns)"). */
+	/* No result: why, as vm-run's status record says it. */
 	if (k->rc == 125 || k->rc == 126 || k->rc < 0) {
-		char *w = NULL, *save2 = NULL;
+		char *st = read_file(k->status_path), *save2 = NULL;
 
-		for (line = err ? strtok_r(err, "\n", &save2) : NULL; line;
-		     line = strtok_r(NULL, "\n", &save2)) {
-			if (!strncmp(line, "vm-run: ", 8)) {
-				char *s = strchr(line + 8, ':');
-				char *e;
-
-				s = s && s[1] == ' ' ? s + 2 : line + 8;
-				e = strstr(s, " (");
-				if (e && !strncmp(s, "guest exit status", 17))
-					continue;
-				if (e)
-					*e = '\0';
-				w = s;
-				break;
-			}
-		}
-		k->why = strdup(w ? w : "the boot gave no result");
+		for (line = st ? strtok_r(st, "\n", &save2) : NULL; line && !k->why;
+		     line = strtok_r(NULL, "\n", &save2))
+			if (!strncmp(line, "@why ", 5))
+				k->why = rec_unescape(line + 5);
+		free(st);
+		if (!k->why)
+			k->why = strdup("the boot gave no result");
 	} else if (k->rc != 0) {
 		if (asprintf(&k->why, "the guest program exited with %d", k->rc) < 0)
 			k->why = NULL;
@@ -650,7 +651,6 @@ static void read_boot(struct vm *vm, size_t ki)
 					c->reason = strdup(k->why ? k->why : "no record from the guest");
 			}
 	free(out);
-	free(err);
 }
 
 static void progress(struct vm *vm, size_t ki, size_t done, size_t total)
@@ -783,6 +783,8 @@ static int run_boots(struct vm *vm, int jobs, int timeout)
 			}
 			snprintf(k->out_path, sizeof(k->out_path), "%s/boot%zu.out", vm->tmp, next);
 			snprintf(k->err_path, sizeof(k->err_path), "%s/boot%zu.err", vm->tmp, next);
+			snprintf(k->status_path, sizeof(k->status_path), "%s/boot%zu.status",
+				 vm->tmp, next);
 			start[next] = now();
 			/* Known to on_stop() before a stop can come. */
 			sigemptyset(&block);
@@ -1018,6 +1020,8 @@ void vm_free(struct vm *vm)
 			unlink(k->out_path);
 		if (k->err_path[0])
 			unlink(k->err_path);
+		if (k->status_path[0])
+			unlink(k->status_path);
 	}
 	free(vm->kernels);
 	free(vm->base);

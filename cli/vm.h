@@ -67,6 +67,7 @@ struct kernel {
 	char *why;		/* no result: why, as vm-run said */
 	char out_path[PATH_MAX + 64];
 	char err_path[PATH_MAX + 64];
+	char status_path[PATH_MAX + 64];	/* vm-run --status */
 };
 
 struct vm {

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * Helpers for the statically linked programs that run inside QEMU guests:
- * the guard that keeps them from ever loading BPF into a host kernel, and
- * the "ok/FAIL" reporting with its closing line.
+ * What every statically linked program that runs inside a QEMU guest
+ * shares (the tests', the benchmarks', the examples' loaders and
+ * mkf-vm-guest, the guest side of "magic-kfunc vm"): the guard that keeps
+ * them from ever loading BPF into a host kernel, and the "ok/FAIL"
+ * lines with their closing count. Those lines are records (record.h):
+ * "ok" or "FAIL", then the case's text escaped, so a name or a message
+ * a case quotes cannot break the line or pose as another case.
  */
 #ifndef MKF_GUEST_H
 #define MKF_GUEST_H

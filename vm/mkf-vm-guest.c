@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * mkf-vm-guest [-v] [-w] {mkf|libbpf|both} OBJ...: the guest side of
- * "magic-kfunc vm"; mkf-vm-guest run CMD [ARG]...: of "vm --run". For
- * every program of every object, and for each
+ * mkf-vm-guest [-v] [-w] [-k] [-m DIR] {mkf|libbpf|both} OBJ...: the guest
+ * side of "magic-kfunc vm"; mkf-vm-guest [-k] [-m DIR] run CMD [ARG]...:
+ * of "vm --run". For every program of every object, and for each
  * mode asked (through libmagic-kfunc, through plain libbpf), open the
  * object afresh with only that program to load, load it, and run it
- * once with BPF_PROG_TEST_RUN if its type allows. One record per cell
- * on stdout, read back by the host (cli/vm.c):
+ * once with BPF_PROG_TEST_RUN if its type allows. Records on stdout
+ * (the format is record.h's), read back by the host (cli/vm.c):
  *
+ *   @kernel RELEASE         with -k: the running kernel's release, first
+ *   @module NAME loaded     with -m: each DIR/\*.ko, in name order,
+ *   @module NAME failed TEXT  inserted before anything else runs
  *   @cell OBJ-INDEX PROGRAM MODE STATUS RETVAL
  *   @reason TEXT            the decisive line, when STATUS is "failed"
  *   @note TEXT              the test run's failure, when it failed
@@ -15,6 +18,8 @@
  *                           (with -v only: a verifier log can be long)
  *   @decided HOW            with -w, how the cell was decided (below)
  *   @end
+ *   @object OBJ-INDEX unreadable TEXT   an object libbpf cannot open
+ *   @done                   the last record: every cell was written
  *
  * -w (for large corpora, tests/corpus/): each object is first opened
  * and loaded whole, every program at once, and each program then run
@@ -25,11 +30,10 @@
  * plain libbpf gives it is plain libbpf's cell (HOW "same-bytes"):
  * libbpf then does for both exactly the same thing.
  *
- * PROGRAM and TEXT come from the object (its names, and messages that
- * quote them): every byte of them that is not printable ASCII, and the
- * backslash, is written as \xNN, and so is a space in PROGRAM. A record
- * is one line whatever the object says, and PROGRAM one word: no name
- * can pose as a record of another program.
+ * PROGRAM, NAME, RELEASE and TEXT come from the object, the module
+ * files and the kernel (names, and messages that quote them): escaped
+ * (record.h), a record is one line whatever they say, and PROGRAM one
+ * word: no name can pose as a record of another program.
  *
  * STATUS is "ran" (RETVAL the program's return value), "loaded" (its
  * type has no test run, or the run failed: see @note) or "failed".
@@ -45,6 +49,7 @@
  * else, before anything is opened.
  */
 #define _GNU_SOURCE /* open_memstream */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -54,6 +59,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -61,6 +68,7 @@
 #include <magic_kfunc.h>
 
 #include "guest.h"
+#include "record.h"
 
 static bool verbose;
 
@@ -169,42 +177,6 @@ static enum run_input run_input(enum bpf_prog_type type)
 		return RUN_BARE;
 	default:
 		return RUN_NONE;
-	}
-}
-
-/* N bytes of S, escaped as the records need (see the top of this file). */
-static void put_escaped(const char *s, size_t n, bool word)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c >= 0x7f || c == '\\' || (word && c == ' '))
-			printf("\\x%02x", c);
-		else
-			putchar(c);
-	}
-}
-
-/* One record line: TAG, then TEXT escaped (a single word if WORD). */
-static void put_record(const char *tag, const char *text, bool word)
-{
-	printf("%s ", tag);
-	put_escaped(text, strlen(text), word);
-	putchar('\n');
-}
-
-static void put_lines(const char *tag, const char *text)
-{
-	const char *p = text, *nl;
-
-	while (*p) {
-		nl = strchrnul(p, '\n');
-		printf("%s ", tag);
-		put_escaped(p, (size_t)(nl - p), false);
-		putchar('\n');
-		p = *nl ? nl + 1 : nl;
 	}
 }
 
@@ -380,15 +352,15 @@ out:
 /* The records of one cell. */
 static void emit(int idx, const char *prog_name, bool library, const struct outcome *o)
 {
-	printf("@cell %d ", idx);
-	put_escaped(prog_name, strlen(prog_name), true);
+	printf("@cell %d", idx);
+	rec_field(stdout, prog_name);
 	printf(" %s %s %lld\n", library ? "mkf" : "libbpf", o->status, o->retval);
 	if (o->reason[0])
-		put_record("@reason", o->reason, false);
+		rec_text(stdout, "@reason", o->reason);
 	if (o->note[0])
-		put_record("@note", o->note, false);
+		rec_text(stdout, "@note", o->note);
 	if (o->log)
-		put_lines("@log", o->log);
+		rec_lines(stdout, "@log", o->log);
 	if (o->decided)
 		printf("@decided %s\n", o->decided);
 	printf("@end\n");
@@ -692,11 +664,11 @@ static int run_command(char **argv)
 		snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s%s", WTERMSIG(st),
 			 strsignal(WTERMSIG(st)), last[0] ? ": " : "", last[0] ? last : ", no output");
 	}
-	printf("@cell 0 ");
-	put_escaped(name, strlen(name), true);
+	printf("@cell 0");
+	rec_field(stdout, name);
 	printf(" run %s %lld\n", status, retval);
 	if (strcmp(status, "ran"))
-		put_record("@reason", reason, false);
+		rec_text(stdout, "@reason", reason);
 	if (out.cut)
 		printf("@output [the first %llu bytes are not shown]\n", out.cut);
 	for (i = 0; i < out.len;) {
@@ -704,7 +676,7 @@ static int run_command(char **argv)
 		size_t n = nl ? (size_t)(nl - (out.buf + i)) : out.len - i;
 
 		printf("@output ");
-		put_escaped(out.buf + i, n, false);
+		rec_escape(stdout, out.buf + i, n, false);
 		putchar('\n');
 		i += n + 1;
 	}
@@ -713,9 +685,79 @@ static int run_command(char **argv)
 	return 0;
 }
 
+/* -k: the release of the kernel this runs on. */
+static void report_kernel(void)
+{
+	struct utsname u;
+
+	printf("@kernel");
+	rec_field(stdout, uname(&u) ? "-" : u.release);
+	putchar('\n');
+}
+
+static int cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_module(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 3 && !strcmp(d->d_name + n - 3, ".ko");
+}
+
+/*
+ * -m DIR: insert each DIR/\*.ko, in name order (the host numbers them in
+ * the order it was given them), and say how each went. A module that
+ * fails is reported, not fatal: the cells then show what its absence
+ * changes.
+ */
+static void insert_modules(const char *dir)
+{
+	struct dirent **names = NULL;
+	int i, n = scandir(dir, &names, is_module, cmp_names);
+
+	if (n < 0) {
+		/* No directory: no module to insert (the host sent none). */
+		if (errno != ENOENT) {
+			printf("@module");
+			rec_field(stdout, dir);
+			printf(" failed ");
+			rec_escape(stdout, strerror(errno), strlen(strerror(errno)), false);
+			putchar('\n');
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char path[4096];
+		int fd, err = 0;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+			err = errno;
+		if (fd >= 0)
+			close(fd);
+		printf("@module");
+		rec_field(stdout, names[i]->d_name);
+		if (err) {
+			printf(" failed ");
+			rec_escape(stdout, strerror(err), strlen(strerror(err)), false);
+			putchar('\n');
+		} else {
+			printf(" loaded\n");
+		}
+		free(names[i]);
+	}
+	free(names);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
-	bool lib = false, plain = false, whole = false;
+	bool lib = false, plain = false, whole = false, kernel = false;
+	const char *modules = NULL;
 	int i = 1, idx;
 
 	guest_require(argv[0]);
@@ -724,14 +766,24 @@ int main(int argc, char **argv)
 			verbose = true;
 		else if (!strcmp(argv[i], "-w"))
 			whole = true;
+		else if (!strcmp(argv[i], "-k"))
+			kernel = true;
+		else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+			modules = argv[++i];
 		else
 			break;
 	}
-	if (i >= argc) {
-		fprintf(stderr, "usage: %s [-v] [-w] {mkf|libbpf|both} OBJ... | run CMD [ARG]...\n",
-			argv[0]);
+	if (i >= argc || argv[i][0] == '-') {
+		fprintf(stderr,
+			"usage: %s [-v] [-w] [-k] [-m DIR] {mkf|libbpf|both} OBJ...\n"
+			"       %s [-k] [-m DIR] run CMD [ARG]...\n", argv[0], argv[0]);
 		return 2;
 	}
+	if (kernel)
+		report_kernel();
+	if (modules)
+		insert_modules(modules);
+	fflush(stdout);
 	if (!strcmp(argv[i], "run")) {
 		if (i + 1 >= argc) {
 			fprintf(stderr, "%s: run: which command?\n", argv[0]);
@@ -758,7 +810,7 @@ int main(int argc, char **argv)
 			char tag[64];
 
 			snprintf(tag, sizeof(tag), "@object %d unreadable", idx);
-			put_record(tag, strerror(errno), false);
+			rec_text(stdout, tag, strerror(errno));
 			continue;
 		}
 		if (whole) {

@@ -130,3 +130,12 @@ tests_unit_insn_patch_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_insn_patch_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc
 tests_unit_insn_patch_LDADD = $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) -ldl
 EXTRA_tests_unit_insn_patch_DEPENDENCIES = $(tests_bpf_insn_objects)
+
+# The guest programs' record format and ok/FAIL lines (vm/record.c,
+# vm/guest.c): host only, nothing is loaded.
+check_PROGRAMS += tests/unit/record
+TESTS += tests/unit/record
+tests_unit_record_SOURCES = tests/unit/record.c tests/unit/unit.c tests/unit/unit.h \
+	vm/record.c vm/record.h vm/guest.c vm/guest.h
+tests_unit_record_CPPFLAGS = $(UNIT_CPPFLAGS) -I$(top_srcdir)/vm
+tests_unit_record_LDADD = $(UNIT_LDADD)

@@ -57,8 +57,9 @@ tests_vm_btf_funcs_LDADD = $(LIBBPF_LIBS)
 # Static programs for the guests (linked with libbpf.a).
 GUEST_STATIC = -all-static
 GUEST_LIBS = $(MKF_LIBBPF_LDFLAGS) -lbpf -lelf -lz
-# The guest programs' common part (vm/): the guard and the ok/FAIL lines.
-GUEST_COMMON = vm/guest.c vm/guest.h
+# The guest programs' common part (vm/): the guard, the ok/FAIL lines and
+# the record format (vm/record.h) every guest program writes.
+GUEST_COMMON = vm/guest.c vm/guest.h vm/record.c vm/record.h
 GUEST_CPPFLAGS = -I$(top_srcdir)/vm
 
 if VM_TESTS
