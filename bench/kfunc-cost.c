@@ -36,6 +36,7 @@
 #include <bpf/libbpf.h>
 
 #include "guest.h"
+#include "record.h"
 #include "xlated-diff.h"
 
 #define MAX_ROUNDS 100
@@ -54,12 +55,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median, min and max of N ratios (sorted in place). */
-static void summary(const char *part, const char *what, double *r, int n)
+/* Median, min and max of N ratios (sorted in place): "PART LABEL: ...". */
+static void summary(const char *part, const char *label, const char *what, double *r, int n)
 {
 	qsort(r, n, sizeof(*r), cmp_double);
-	printf("%s summary: %s ratio median %.4f min %.4f max %.4f over %d rounds\n", part,
-	       what, n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2, r[0], r[n - 1], n);
+	rec_printf(stdout, part, "%s: %s ratio median %.4f min %.4f max %.4f over %d rounds",
+		   label, what, n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2, r[0], r[n - 1], n);
 }
 
 static long log_number(const char *key)
@@ -118,11 +119,11 @@ static int verifier_cost(const char *obj_path, int rounds)
 		if (!magic_first && verify_once(obj_path, "verify_magic", &magic))
 			return -1;
 		ratio[i] = (double)magic.usec / (double)(impl.usec ? impl.usec : 1);
-		printf("p2 round %d: magic %ld usec %ld insns, impl %ld usec %ld insns, "
-		       "ratio %.4f\n", i + 1, magic.usec, magic.insns, impl.usec, impl.insns,
-		       ratio[i]);
+		rec_printf(stdout, "p2", "round %d: magic %ld usec %ld insns, impl %ld usec %ld "
+			   "insns, ratio %.4f", i + 1, magic.usec, magic.insns, impl.usec, impl.insns,
+			   ratio[i]);
 	}
-	summary("p2", "verification time magic/impl", ratio, rounds);
+	summary("p2", "summary", "verification time magic/impl", ratio, rounds);
 	return 0;
 }
 
@@ -153,9 +154,9 @@ static int print_code_size(int fd, const char *name)
 		fprintf(stderr, "error: %s: no program info: %s\n", name, strerror(errno));
 		return -1;
 	}
-	printf("p3 %s: %u xlated insns, %u bytes jited%s\n", name,
-	       info.xlated_prog_len / 8, info.jited_prog_len,
-	       info.jited_prog_len ? "" : " (interpreted)");
+	rec_printf(stdout, "p3", "%s: %u xlated insns, %u bytes jited%s", name,
+		   info.xlated_prog_len / 8, info.jited_prog_len,
+		   info.jited_prog_len ? "" : " (interpreted)");
 	return 0;
 }
 
@@ -227,21 +228,21 @@ static int code_check(int magic_fd, int impl_fd)
 	} else if (xlated_diff(a, na, b, nb, &dummy, &d)) {
 		fprintf(stderr, "error: p3: out of memory\n");
 	} else if (!d.same) {
-		printf("p3 code: call_impl's %zu xlated instructions are not call_magic's %zu plus "
-		       "\"r4 = 0\": %s\n", nb, na, d.why);
+		rec_printf(stdout, "p3", "code: call_impl's %zu xlated instructions are not "
+			   "call_magic's %zu plus \"r4 = 0\": %s", nb, na, d.why);
 		err = 0;
 	} else {
-		char fa[256], fb[256];
+		char fa[256] = "", fb[256] = "", apart[640] = "";
 
-		printf("p3 code: call_impl's %zu xlated instructions are call_magic's %zu plus "
-		       "%zu \"r4 = 0\"", nb, na, d.extra);
 		if (d.calls_apart) {
 			call_name(d.call_a, fa, sizeof(fa));
 			call_name(d.call_b, fb, sizeof(fb));
-			printf("; %zu of its calls go to %s, where call_magic's go to %s",
-			       d.calls_apart, fb, fa);
+			snprintf(apart, sizeof(apart), "; %zu of its calls go to %s, where "
+				 "call_magic's go to %s", d.calls_apart, fb, fa);
 		}
-		printf("; nothing else differs\n");
+		rec_printf(stdout, "p3", "code: call_impl's %zu xlated instructions are "
+			   "call_magic's %zu plus %zu \"r4 = 0\"%s; nothing else differs", nb, na,
+			   d.extra, apart);
 		err = 0;
 	}
 	free(a);
@@ -325,12 +326,13 @@ static int call_cost(const char *obj_path, int rounds, unsigned int repeat)
 		close_all(obj, 3);
 		ratio[i] = (double)ns[0] / (double)(ns[1] ? ns[1] : 1);
 		control[i] = (double)ns[0] / (double)(ns[2] ? ns[2] : 1);
-		printf("p3 round %d: magic %ld ns/run, impl %ld ns/run, magic twin %ld ns/run "
-		       "(repeat %u), ratio %.4f, control %.4f\n", i + 1, ns[0], ns[1], ns[2], repeat,
-		       ratio[i], control[i]);
+		rec_printf(stdout, "p3", "round %d: magic %ld ns/run, impl %ld ns/run, magic twin "
+			   "%ld ns/run (repeat %u), ratio %.4f, control %.4f", i + 1, ns[0], ns[1],
+			   ns[2], repeat, ratio[i], control[i]);
 	}
-	summary("p3", "test-run time magic/impl", ratio, rounds);
-	summary("p3 control", "test-run time magic/magic twin (same code)", control, rounds);
+	summary("p3", "summary", "test-run time magic/impl", ratio, rounds);
+	summary("p3", "control summary", "test-run time magic/magic twin (same code)", control,
+		rounds);
 	return 0;
 err:
 	close_all(obj, 3);
@@ -353,8 +355,8 @@ int main(int argc, char **argv)
 	}
 	guest_libbpf_logs(false);
 	uname(&u);
-	printf("kernel: %s, vmlinux BTF %lld bytes\n", u.release,
-	       stat("/sys/kernel/btf/vmlinux", &st) ? -1LL : (long long)st.st_size);
+	rec_printf(stdout, "kernel:", "%s, vmlinux BTF %lld bytes", u.release,
+		   stat("/sys/kernel/btf/vmlinux", &st) ? -1LL : (long long)st.st_size);
 	if (verifier_cost(argv[1], rounds))
 		return 1;
 	if (repeat && call_cost(argv[1], rounds, repeat))

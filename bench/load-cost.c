@@ -43,6 +43,7 @@
 #include <bpf/libbpf.h>
 
 #include "guest.h"
+#include "record.h"
 #include "magic_kfunc.h"
 
 #define MAX_ROUNDS 100
@@ -149,8 +150,8 @@ static int measure(const char *path, int rounds, const char *release)
 	/* Untimed first: all must load, and caches are warm for all. */
 	err = open_load(path, PLAIN, &ms);
 	if (err) {
-		printf("p5 %s: plain libbpf cannot load it on %s (%s: %s): no ratio\n", name,
-		       release, failed_step, strerror(-err));
+		rec_printf(stdout, "p5", "%s: plain libbpf cannot load it on %s (%s: %s): no ratio",
+			   name, release, failed_step, strerror(-err));
 		return 0;
 	}
 	err = open_load(path, LIBRARY, &ms);
@@ -179,36 +180,38 @@ static int measure(const char *path, int rounds, const char *release)
 		cached_ratio[i] = cached_ms[i] / plain_ms[i];
 		floor_ratio[i] = (plain_ms[i] + parse_ms[i]) / plain_ms[i];
 		control[i] = again_ms[i] / plain_ms[i];
-		printf("p5 %s round %d: plain %.3f ms, library %.3f ms (ratio %.4f), kernel "
-		       "described once %.3f ms (ratio %.4f), rewrite cache %.3f ms (ratio %.4f), "
-		       "kernel BTF parse %.3f ms, plain again %.3f ms (ratio %.4f)\n", name, i + 1,
-		       plain_ms[i], lib_ms[i], ratio[i], desc_ms[i], desc_ratio[i], cached_ms[i],
-		       cached_ratio[i], parse_ms[i], again_ms[i], control[i]);
+		rec_printf(stdout, "p5", "%s round %d: plain %.3f ms, library %.3f ms (ratio %.4f), "
+			   "kernel described once %.3f ms (ratio %.4f), rewrite cache %.3f ms "
+			   "(ratio %.4f), kernel BTF parse %.3f ms, plain again %.3f ms (ratio %.4f)",
+			   name, i + 1, plain_ms[i], lib_ms[i], ratio[i], desc_ms[i], desc_ratio[i],
+			   cached_ms[i], cached_ratio[i], parse_ms[i], again_ms[i], control[i]);
 	}
-	printf("p5 %s: medians: plain %.3f ms, library %.3f ms, kernel described once %.3f ms, "
-	       "rewrite cache %.3f ms, kernel BTF parse %.3f ms, plain again %.3f ms\n", name,
-	       median(plain_ms, rounds), median(lib_ms, rounds), median(desc_ms, rounds),
-	       median(cached_ms, rounds), median(parse_ms, rounds), median(again_ms, rounds));
+	rec_printf(stdout, "p5", "%s: medians: plain %.3f ms, library %.3f ms, kernel described "
+		   "once %.3f ms, rewrite cache %.3f ms, kernel BTF parse %.3f ms, plain again "
+		   "%.3f ms", name, median(plain_ms, rounds), median(lib_ms, rounds),
+		   median(desc_ms, rounds), median(cached_ms, rounds), median(parse_ms, rounds),
+		   median(again_ms, rounds));
 	/* median() sorts: first and last are the range. */
 	ms = median(ratio, rounds);
-	printf("p5 summary: %s on %s: open + load library/plain ratio median %.4f min %.4f "
-	       "max %.4f over %d rounds\n", name, release, ms, ratio[0], ratio[rounds - 1], rounds);
+	rec_printf(stdout, "p5", "summary: %s on %s: open + load library/plain ratio median %.4f "
+		   "min %.4f max %.4f over %d rounds", name, release, ms, ratio[0],
+		   ratio[rounds - 1], rounds);
 	ms = median(desc_ratio, rounds);
-	printf("p5 described summary: %s on %s: open + load, kernel described once, "
-	       "library/plain ratio median %.4f min %.4f max %.4f over %d rounds\n", name,
-	       release, ms, desc_ratio[0], desc_ratio[rounds - 1], rounds);
+	rec_printf(stdout, "p5", "described summary: %s on %s: open + load, kernel described "
+		   "once, library/plain ratio median %.4f min %.4f max %.4f over %d rounds", name,
+		   release, ms, desc_ratio[0], desc_ratio[rounds - 1], rounds);
 	ms = median(cached_ratio, rounds);
-	printf("p5 cached summary: %s on %s: open + load, rewrite cache, library/plain ratio "
-	       "median %.4f min %.4f max %.4f over %d rounds\n", name, release, ms,
-	       cached_ratio[0], cached_ratio[rounds - 1], rounds);
+	rec_printf(stdout, "p5", "cached summary: %s on %s: open + load, rewrite cache, "
+		   "library/plain ratio median %.4f min %.4f max %.4f over %d rounds", name,
+		   release, ms, cached_ratio[0], cached_ratio[rounds - 1], rounds);
 	ms = median(control, rounds);
-	printf("p5 control summary: %s on %s: open + load, plain libbpf again/plain ratio "
-	       "median %.4f min %.4f max %.4f over %d rounds\n", name, release, ms, control[0],
-	       control[rounds - 1], rounds);
+	rec_printf(stdout, "p5", "control summary: %s on %s: open + load, plain libbpf "
+		   "again/plain ratio median %.4f min %.4f max %.4f over %d rounds", name,
+		   release, ms, control[0], control[rounds - 1], rounds);
 	ms = median(floor_ratio, rounds);
-	printf("p5 floor summary: %s on %s: (plain + one kernel BTF parse)/plain ratio median "
-	       "%.4f min %.4f max %.4f over %d rounds\n", name, release, ms, floor_ratio[0],
-	       floor_ratio[rounds - 1], rounds);
+	rec_printf(stdout, "p5", "floor summary: %s on %s: (plain + one kernel BTF parse)/plain "
+		   "ratio median %.4f min %.4f max %.4f over %d rounds", name, release, ms,
+		   floor_ratio[0], floor_ratio[rounds - 1], rounds);
 	return 1;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-#define _GNU_SOURCE /* statx, vasprintf */
+#define _GNU_SOURCE /* statx */
 #include "guest.h"
 #include "record.h"
 
@@ -126,24 +126,16 @@ void guest_require(const char *prog)
 
 static void report(bool ok, const char *fmt, va_list ap)
 {
-	char *text;
-
 	if (ok)
 		passed++;
 	else
 		failed++;
-	fputs(ok ? "ok   " : "FAIL ", stdout);
 	/*
 	 * What a case says quotes names and messages of the programs under
 	 * test: escaped (record.h), it stays one line, and no text can pose
 	 * as another case's line or as the closing count.
 	 */
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	rec_escape(stdout, text ? text : "(no memory for the text)",
-		   strlen(text ? text : "(no memory for the text)"), false);
-	free(text);
-	putchar('\n');
+	rec_vprintf(stdout, ok ? "ok  " : "FAIL", fmt, ap);
 	fflush(stdout);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The guest programs' record format: see record.h. */
-#define _GNU_SOURCE /* strchrnul */
+#define _GNU_SOURCE /* strchrnul, vasprintf */
 #include "record.h"
 
 #include <stdlib.h>
@@ -46,6 +46,25 @@ void rec_lines(FILE *f, const char *tag, const char *s)
 		putc('\n', f);
 		s = *nl ? nl + 1 : nl;
 	}
+}
+
+void rec_vprintf(FILE *f, const char *tag, const char *fmt, va_list ap)
+{
+	char *text;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	rec_text(f, tag, text ? text : "(no memory for the text)");
+	free(text);
+}
+
+void rec_printf(FILE *f, const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rec_vprintf(f, tag, fmt, ap);
+	va_end(ap);
 }
 
 int rec_split(char *line, char **words, int max)

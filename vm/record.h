@@ -19,6 +19,7 @@
 #ifndef MKF_RECORD_H
 #define MKF_RECORD_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,6 +32,12 @@ void rec_field(FILE *f, const char *s);
 void rec_text(FILE *f, const char *tag, const char *s);
 /* One "TAG TEXT" record per line of S. */
 void rec_lines(FILE *f, const char *tag, const char *s);
+/* "TAG TEXT\n", TEXT formatted as printf() does, then escaped. */
+void rec_printf(FILE *f, const char *tag, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same with a va_list. */
+void rec_vprintf(FILE *f, const char *tag, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /*
  * Reading. rec_split() cuts LINE in place at its spaces into at most

@@ -82,6 +82,12 @@ static void lines_and_reading(void)
 		!strcmp(buf, "@log one\n@log two \\x5cx41\n@log \n@log three\n"), "got '%s'", buf);
 	free(buf);
 
+	buf = NULL;
+	CAPTURE(buf, len, rec_printf(f_, "p5", "%s round %d", "a\nb", 3));
+	t_check("printf: formatted, then escaped as a text", !strcmp(buf, "p5 a\\x0ab round 3\n"),
+		"got '%s'", buf);
+	free(buf);
+
 	t_check("split: the last word keeps the rest", rec_split(line, w, 3) == 3 &&
 		!strcmp(w[0], "@module") && !strcmp(w[1], "a") && !strcmp(w[2], "b c"),
 		"got '%s' '%s' '%s'", w[0], w[1], w[2]);
