@@ -28,9 +28,6 @@
 #define FUNCS_PER_CHUNK 256
 /* One-name scans before indexing every name pays off. */
 #define SINGLE_SCAN_LIMIT 16
-/* Keys of the prefix filter of a scan (a byte each). */
-#define FILTER_KEYS (1u << 16)
-#define PREFIX_MIX 0x9e3779b97f4a7c15ull
 
 /* FNV-1a: cheap, and good enough for identifiers. */
 static __u32 name_hash(const char *s)
@@ -44,11 +41,12 @@ static __u32 name_hash(const char *s)
 
 /*
  * A scan's filter key: the name's first eight bytes (fewer if it is
- * shorter), mixed down to FILTER_KEYS. Eight, because kfunc names
- * share their first four ("bpf_", "scx_") with thousands of kernel
- * functions, each of which would then be hashed in full. ROOM is how
- * many bytes may be read at s (the rest of its string table); with
- * eight or more, one unaligned load and a mask at the first NUL do it.
+ * shorter), mixed down to one of MKF_FUNC_KEYS (kernel_view.h). Eight,
+ * because kfunc names share their first four ("bpf_", "scx_") with
+ * thousands of kernel functions, each of which would then be hashed in
+ * full. ROOM is how many bytes may be read at s (the rest of its
+ * string table); with eight or more, one unaligned load and a mask at
+ * the first NUL do it.
  */
 static __u32 prefix_key(const char *s, size_t room)
 {
@@ -74,7 +72,24 @@ static __u32 prefix_key(const char *s, size_t room)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 mix:
 #endif
-	return (__u32)((v * PREFIX_MIX) >> 48) & (FILTER_KEYS - 1);
+	return mkf_func_key(v);
+}
+
+unsigned char *mkf_func_filter_new(const char *const *names, size_t cnt)
+{
+	unsigned char *filter;
+	size_t i;
+
+	errno = 0;
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return NULL;
+	for (i = 0; i < cnt; i++)
+		if (strnlen(names[i], sizeof(__u64)) < sizeof(__u64))
+			return NULL;
+	filter = calloc(MKF_FUNC_KEYS, 1);
+	for (i = 0; filter && i < cnt; i++)
+		filter[prefix_key(names[i], 0)] = 1;
+	return filter;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -337,7 +352,6 @@ static int refs_reserve(struct mkf_kernel *k, size_t cnt)
 static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct describe_ctx *c)
 {
 	struct mkf_btf_view *v = p->view;
-	const __u32 *offs = v->offs - c->start;
 	const __u32 *picks = v->picks, *picks_end = v->pick_cnt ? v->picks + v->pick_cnt : picks;
 	struct mkf_func_ref *r;
 	size_t i;
@@ -346,7 +360,7 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 	/* No FUNC (the list may be NULL then): only the picks. */
 	if (!v->func_cnt) {
 		for (; picks < picks_end && !err; picks++)
-			err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+			err = describe_type(k, p, c, mkf_btf_view_type(v, *picks),
 					    *picks);
 		return err;
 	}
@@ -365,7 +379,7 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 			k->ref_cnt += v->func_cnt;
 		}
 		for (; picks < picks_end && !err; picks++)
-			err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+			err = describe_type(k, p, c, mkf_btf_view_type(v, *picks),
 					    *picks);
 		return err;
 	}
@@ -374,12 +388,12 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 	r = k->refs + k->ref_cnt;
 	for (i = 0; i < v->func_cnt && !err; i++) {
 		__u32 id = v->funcs[i].id;
-		const struct btf_type *t = (const void *)(v->types + offs[id]);
+		const struct btf_type *t = mkf_btf_view_type(v, id);
 
 		if (picks < picks_end && *picks < id) {
 			k->ref_cnt = (size_t)(r - k->refs);
 			while (!err && picks < picks_end && *picks < id) {
-				err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]),
+				err = describe_type(k, p, c, mkf_btf_view_type(v, *picks),
 						    *picks);
 				picks++;
 			}
@@ -397,7 +411,7 @@ static int describe_view(struct mkf_kernel *k, struct mkf_btf_part *p, struct de
 	}
 	k->ref_cnt = (size_t)(r - k->refs);
 	for (; picks < picks_end && !err; picks++)
-		err = describe_type(k, p, c, (const void *)(v->types + offs[*picks]), *picks);
+		err = describe_type(k, p, c, mkf_btf_view_type(v, *picks), *picks);
 	return err;
 }
 
@@ -611,6 +625,80 @@ static void name_found(struct mkf_name *e, const struct mkf_func *fn)
 	e->owned_name = NULL;
 }
 
+/*
+ * Every FUNC of every part in k->refs, where a filter left some out:
+ * for a name the filter does not cover, or for every name. The FUNCs
+ * made so far get their new place in the list.
+ */
+static int complete_refs(struct mkf_kernel *k)
+{
+	struct mkf_func_ref **lists = calloc(k->part_cnt + 1, sizeof(*lists)), *all;
+	size_t *cnts = calloc(k->part_cnt + 1, sizeof(*cnts)), total = 0, i;
+	int err = lists && cnts ? 0 : -ENOMEM;
+
+	for (i = 0; i < k->part_cnt && !err; i++) {
+		const struct mkf_btf_part *p = &k->parts[i];
+
+		if (p->filtered)
+			err = mkf_btf_view_funcs(p->view, &lists[i], &cnts[i]);
+		else
+			cnts[i] = p->ref_cnt;
+		total += cnts[i];
+	}
+	all = err ? NULL : malloc((total + 1) * sizeof(*all));
+	if (!all)
+		err = -ENOMEM;
+	for (total = 0, i = 0; i < k->part_cnt && !err; i++) {
+		struct mkf_btf_part *p = &k->parts[i];
+
+		if (cnts[i])
+			memcpy(all + total, p->filtered ? lists[i] : k->refs + p->first_ref,
+			       cnts[i] * sizeof(*all));
+		p->first_ref = total;
+		p->ref_cnt = cnts[i];
+		p->filtered = false;
+		total += cnts[i];
+	}
+	for (i = 0; lists && i < k->part_cnt; i++)
+		free(lists[i]);
+	free(lists);
+	free(cnts);
+	if (err)
+		return err;
+	free(k->refs);
+	k->refs = all;
+	k->ref_cnt = k->ref_cap = total;
+	for (i = 0; i < k->func_cnt; i++) {
+		struct mkf_func *f = &k->chunks[i / FUNCS_PER_CHUNK][i % FUNCS_PER_CHUNK];
+		const struct mkf_btf_part *p = &k->parts[f->part];
+		size_t lo = p->first_ref, hi = p->first_ref + p->ref_cnt;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (all[mid].id < f->id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		f->ref = lo;
+	}
+	free(k->func_filter);
+	k->func_filter = NULL;
+	return 0;
+}
+
+/* A name whose FUNCs the filtered parts' refs hold. */
+static bool covered(const struct mkf_kernel *k, const char *name)
+{
+	__u64 key;
+
+	if (strnlen(name, sizeof(key)) < sizeof(key))
+		return false;
+	memcpy(&key, name, sizeof(key));
+	return k->func_filter[mkf_func_key(key)];
+}
+
 /* Entries not yet searched in every part, with no FUNC found. */
 static bool pending(const struct mkf_kernel *k, const struct mkf_name *e)
 {
@@ -649,8 +737,12 @@ static int scan(struct mkf_kernel *k)
 			from = k->names[i].scanned;
 	if (from == k->part_cnt)
 		return 0;
+	for (i = 0; k->func_filter && i < k->name_cnt; i++)
+		if (pending(k, &k->names[i]) && !covered(k, k->names[i].name) &&
+		    (err = complete_refs(k)))
+			return err;
 	/* A byte per key: the test in the loop below is one load. */
-	filter = calloc(FILTER_KEYS, 1);
+	filter = calloc(MKF_FUNC_KEYS, 1);
 	if (!filter)
 		return -ENOMEM;
 	for (i = 0; i < k->name_cnt; i++) {
@@ -685,7 +777,7 @@ static int scan(struct mkf_kernel *k)
 				__u64 key;
 
 				memcpy(&key, strs + (ref->name_off - str_start), sizeof(key));
-				if (filter[(key * PREFIX_MIX) >> 48] &&
+				if (filter[mkf_func_key(key)] &&
 				    (err = scan_match(k, i, (size_t)(ref - k->refs),
 						      strs + (ref->name_off - str_start))))
 					break;
@@ -705,7 +797,7 @@ static int scan(struct mkf_kernel *k)
 				 * first 8 of a name (NUL or not) are its key.
 				 */
 				memcpy(&v, strs + off, sizeof(v));
-				if (!filter[(v * PREFIX_MIX) >> 48])
+				if (!filter[mkf_func_key(v)])
 					continue;
 				name = strs + off;
 			} else {
@@ -777,6 +869,12 @@ static int index_all(struct mkf_kernel *k)
 
 	if (k->full_parts == k->part_cnt)
 		return 0;
+	if (k->func_filter) {
+		int err = complete_refs(k);
+
+		if (err)
+			return err;
+	}
 	/* Every FUNC: libbpf's parse costs less than a small BTF for each. */
 	for (i = k->full_parts; i < k->part_cnt; i++)
 		if (!k->parts[i].btf && !part_btf(k, i))
@@ -982,6 +1080,7 @@ static int add_part(struct mkf_kernel *k, const struct btf *btf, struct mkf_btf_
 	p->btf = btf;
 	p->view = view;
 	p->module = module;
+	p->filtered = view && view->funcs_filtered;
 	if (btf && !view && !k->check_all)
 		p->view = borrow_view(btf, module < 0 ? NULL : k->parts[0].view);
 	err = k->check_all && btf ? mkf_btf_check(btf, what) : 0;
@@ -1028,16 +1127,24 @@ struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool ch
 
 struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux)
 {
+	return mkf_kernel_new_view_filtered(vmlinux, NULL);
+}
+
+struct mkf_kernel *mkf_kernel_new_view_filtered(struct mkf_btf_view *vmlinux,
+						unsigned char *filter)
+{
 	struct mkf_kernel *k = calloc(1, sizeof(*k));
 	int err;
 
 	if (!k) {
 		mkf_btf_view_close(vmlinux);
 		free(vmlinux);
+		free(filter);
 		errno = ENOMEM;
 		return NULL;
 	}
 	pthread_mutex_init(&k->lock, NULL);
+	k->func_filter = filter;
 	err = add_part(k, NULL, vmlinux, -1, "kernel BTF");
 	if (err) {
 		mkf_btf_view_close(vmlinux);
@@ -1168,6 +1275,7 @@ void mkf_kernel__free(struct mkf_kernel *k)
 	}
 	free(k->parts);
 	free(k->refs);
+	free(k->func_filter);
 	for (i = 0; i < k->name_cnt; i++)
 		free(k->names[i].owned_name);
 	free(k->names);

@@ -105,6 +105,11 @@ struct mkf_btf_part {
 	 */
 	const char *strs;
 	__u32 str_start, str_len;
+	/*
+	 * Its refs are only the FUNCs kernel->func_filter let through (its
+	 * view's walk was filtered, kernel_view.h) until complete_refs().
+	 */
+	bool filtered;
 };
 
 /* A name asked for: its FUNC, or none in the parts scanned so far. */
@@ -144,6 +149,13 @@ struct mkf_kernel {
 	 */
 	struct mkf_func_ref *refs;
 	size_t ref_cnt, ref_cap;
+	/*
+	 * The filter the parts' views were walked with (an object's open
+	 * knows the names it will ask for before the kernel is read), NULL
+	 * when no part is filtered. A name it does not cover, or a call
+	 * for every name, lists every FUNC first.
+	 */
+	unsigned char *func_filter;
 	size_t tag_cnt;
 	bool check_all;		/* mkf_btf_check() every part first */
 	/*
@@ -208,6 +220,20 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
  * then owns, also when these fail. A module's view has vmlinux's as base.
  */
 struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux);
+/*
+ * The same for a view walked with FILTER (mkf_func_filter_new()), which
+ * the kernel then owns, also on failure; its modules' views are to be
+ * walked with k->func_filter.
+ */
+struct mkf_kernel *mkf_kernel_new_view_filtered(struct mkf_btf_view *vmlinux,
+						unsigned char *filter);
+/*
+ * A filter (kernel_view.h) letting through the FUNCs named NAMES (and
+ * any whose first eight bytes are one of theirs): what an object's open
+ * reads a kernel with. NULL with errno 0 where a filter cannot serve
+ * (a name shorter than eight bytes, a big-endian host), ENOMEM.
+ */
+unsigned char *mkf_func_filter_new(const char *const *names, size_t cnt);
 int mkf_kernel_add_module_view(struct mkf_kernel *k, const char *name,
 			       struct mkf_btf_view *view);
 /*

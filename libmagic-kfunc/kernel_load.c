@@ -138,14 +138,14 @@ static char *module_name_of(const char *path)
 
 /* A view of PATH in *out (malloc'd), or the view's negative errno. */
 static int open_view(const char *path, const struct mkf_btf_view *base,
-		     struct mkf_btf_view **out)
+		     const unsigned char *filter, struct mkf_btf_view **out)
 {
 	struct mkf_btf_view *v = malloc(sizeof(*v));
 	int err;
 
 	if (!v)
 		return -ENOMEM;
-	err = mkf_btf_view_open(v, path, base);
+	err = mkf_btf_view_open_filtered(v, path, base, filter);
 	if (err) {
 		free(v);
 		return err;
@@ -158,7 +158,7 @@ static int open_view(const char *path, const struct mkf_btf_view *base,
 static int load_module_view(struct mkf_kernel *k, const char *name, const char *path)
 {
 	struct mkf_btf_view *v;
-	int err = open_view(path, k->parts[0].view, &v);
+	int err = open_view(path, k->parts[0].view, k->func_filter, &v);
 
 	if (err)
 		return err;
@@ -309,7 +309,8 @@ static int remember_files(struct mkf_kernel *k, const struct mkf_kernel_opts *op
 	return 0;
 }
 
-static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
+/* FILTER (owned), when not NULL: what the views list of the FUNCs (kernel_view.h). */
+static struct mkf_kernel *load(const struct mkf_kernel_opts *opts, unsigned char *filter)
 {
 	const char *vmlinux_path, *dir;
 	const char *const *module_paths;
@@ -319,8 +320,10 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 	struct btf *vm;
 	int err = 0;
 
-	if (!OPTS_VALID(opts, mkf_kernel_opts))
+	if (!OPTS_VALID(opts, mkf_kernel_opts)) {
+		free(filter);
 		return mkf_err_ptr(-EINVAL);
+	}
 	vmlinux_path = OPTS_GET(opts, vmlinux_path, NULL);
 	module_paths = OPTS_GET(opts, module_paths, NULL);
 	module_cnt = OPTS_GET(opts, module_cnt, 0);
@@ -329,6 +332,7 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		dir = MKF_DEFAULT_BTF_DIR;
 	if (module_cnt && (!module_paths || !vmlinux_path)) {
 		pr_err("module_paths need vmlinux_path\n");
+		free(filter);
 		return mkf_err_ptr(-EINVAL);
 	}
 
@@ -337,21 +341,24 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		vmlinux_path = path;
 	}
 	err = check_btf_file(vmlinux_path, "a kernel's BTF");
-	if (err)
-		return mkf_err_ptr(err);
 	k = NULL;
-	if (!OPTS_GET(opts, check_all_types, false)) {
+	if (!err && !OPTS_GET(opts, check_all_types, false)) {
 		struct mkf_btf_view *view;
 
-		err = open_view(vmlinux_path, NULL, &view);
-		if (err == -ENOMEM)
-			return mkf_err_ptr(err);
+		err = open_view(vmlinux_path, NULL, filter, &view);
 		if (!err) {
-			k = mkf_kernel_new_view(view);
+			k = mkf_kernel_new_view_filtered(view, filter);
 			if (!k)
 				return mkf_err_ptr(-errno);
+			filter = NULL;
+		} else if (err != -ENOMEM) {
+			err = 0;	/* libbpf reads it, or says why not */
 		}
 	}
+	/* libbpf's parse lists every FUNC. */
+	free(filter);
+	if (err)
+		return mkf_err_ptr(err);
 	if (!k) {
 		/* Raw .BTF or an ELF with a .BTF section: btf__parse tells. */
 		vm = btf__parse(vmlinux_path, NULL);
@@ -395,9 +402,23 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts)
 		mkf_kernel__free(k);
 		return mkf_err_ptr(err);
 	}
-	pr_debug("kernel BTF %s: %zu functions, %zu modules, %zu kfunc tags\n",
-		 vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
+	if (k->func_filter)
+		pr_debug("kernel BTF %s: %zu functions of the names asked for, %zu modules, "
+			 "%zu kfunc tags\n", vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
+	else
+		pr_debug("kernel BTF %s: %zu functions, %zu modules, %zu kfunc tags\n",
+			 vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
 	return k;
+}
+
+struct mkf_kernel *mkf_kernel_load_for(const struct mkf_kernel_opts *opts,
+				       const char *const *names, size_t cnt)
+{
+	unsigned char *filter = mkf_func_filter_new(names, cnt);
+
+	if (!filter && errno == ENOMEM)
+		return mkf_err_ptr(-ENOMEM);
+	return load(opts, filter);
 }
 
 struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts)
@@ -407,7 +428,7 @@ struct mkf_kernel *mkf_kernel__load(const struct mkf_kernel_opts *opts)
 	int err;
 
 	mkf_diag_enter(&scope, OPTS_GET(opts, err_buf, NULL), OPTS_GET(opts, err_buf_sz, 0));
-	k = load(opts);
+	k = load(opts, NULL);
 	err = k ? 0 : errno;
 	mkf_diag_leave(&scope, err);
 	return k ? k : mkf_err_ptr(-err);

@@ -165,6 +165,33 @@ static int check_layout(struct mkf_btf_view *v)
 }
 
 /*
+ * Room for a walk's list of BYTES, most of which stays untouched: its
+ * own mapping, without transparent huge pages. A kernel with THP
+ * "always" would otherwise fill a whole 2 MB page with zeroes at the
+ * first write wherever one fits, and whether one fits depends on where
+ * malloc put the block (ASLR): the cost of an open moved by several ms
+ * from one process to the next. A mapping of its own also leaves
+ * malloc's mmap threshold, which a freed large block raises, alone.
+ */
+static void *table_alloc(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_NOHUGEPAGE
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+#endif
+	return p;
+}
+
+static void table_free(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, bytes);
+}
+
+/*
  * index_types()'s tables, indexed by the info word's top byte (kind
  * and kflag): the size of a record's fixed part, larger than any type
  * section for an unknown kind; the size per vlen in the low byte of
@@ -175,6 +202,17 @@ static int check_layout(struct mkf_btf_view *v)
 #define REC_PICK	0x200u	/* a DECL_TAG or a DATASEC */
 #define REC_UNKNOWN	0xffffffffu
 static __u32 rec_fixed[256], rec_vlen[256];
+
+/*
+ * A record's size, from the tables: for records the walk checked (it
+ * filled the tables first).
+ */
+static inline __u32 record_len(const struct btf_type *t)
+{
+	__u32 top = t->info >> 24;
+
+	return rec_fixed[top] + (__u8)rec_vlen[top] * btf_vlen(t);
+}
 
 static void init_tables(void)
 {
@@ -208,17 +246,26 @@ static void init_tables(void)
  * with a record that runs past the end; the kinds the index reads
  * listed on the way: the FUNCs with their names and what the index
  * checks of them (kernel_index.c), apart from the few DECL_TAGs and
- * DATASECs.
+ * DATASECs. With a FILTER, a FUNC whose name's key it lacks is checked
+ * and not listed: an object's open looks up a few names, and listing
+ * tens of thousands of FUNCs to scan them once cost more than the
+ * walk's other work.
  */
-static int index_types(struct mkf_btf_view *v)
+static int index_types(struct mkf_btf_view *v, const unsigned char *filter)
 {
 	size_t max = v->types_len / sizeof(struct btf_type) + 1;
 	__u64 off = 0, len = v->types_len, last = len - sizeof(struct btf_type);
 	__u32 start = v->start_id, str_start = v->str_start, max_name = 0, max_type = 0;
+	/* Names at most this far into the strings have eight bytes there. */
+	__u32 key_room = v->str_len >= sizeof(__u64) ? v->str_len - (__u32)sizeof(__u64) : 0;
 	__u32 linkage = 0;
-	const char *types = v->types;
-	struct mkf_func_ref *fn, *fn0;
-	__u32 *offs, *offs0, *picked, *picked0;
+	const char *types = v->types, *strs = v->strs;
+	/* Filtered, a few FUNCs are listed: room grows as they come. */
+	size_t fn_cap = filter ? 64 : max;
+	struct mkf_func_ref *fn, *fn0, *fn_end;
+	__u32 *offs, *picked, *picked0;
+	/* Records seen: offs notes where every VIEW_STRIDE-th starts. */
+	__u64 n = 0;
 
 	if (__atomic_load_n(&rec_fixed[0], __ATOMIC_ACQUIRE) != REC_UNKNOWN)
 		init_tables();
@@ -226,37 +273,77 @@ static int index_types(struct mkf_btf_view *v)
 	if ((unsigned long)v->types % sizeof(__u32))
 		return -EPROTO;
 	/* Pages of these that nothing is written to cost nothing. */
-	v->offs = offs = offs0 = malloc(max * sizeof(*v->offs));
-	v->funcs = fn = fn0 = malloc(max * sizeof(*v->funcs));
-	v->picks = picked = picked0 = malloc(max * sizeof(*v->picks));
+	v->table_len = max * sizeof(__u32);
+	v->offs_len = (max / VIEW_STRIDE + 1) * sizeof(__u32);
+	v->offs = offs = table_alloc(v->offs_len);
+	v->picks = picked = picked0 = table_alloc(v->table_len);
+	v->funcs = fn = fn0 = malloc(fn_cap * sizeof(*v->funcs));
 	if (!offs || !fn || !picked)
 		return -ENOMEM;
+	fn_end = fn0 + fn_cap;
 	while (len >= sizeof(struct btf_type) && off <= last) {
 		const struct btf_type *t = (const void *)(types + off);
 		__u32 info = t->info, top = info >> 24, pv = rec_vlen[top];
 
-		*offs++ = (__u32)off;
+		if (!(n % VIEW_STRIDE))
+			*offs++ = (__u32)off;
+		n++;
 		off += (__u64)rec_fixed[top] + (__u8)pv * (info & 0xffff);
 		if (pv & (REC_FUNC | REC_PICK)) {
-			__u32 id = start + (__u32)(offs - offs0 - 1);
+			__u32 id = start + (__u32)(n - 1);
+			/* Below its own strings wraps around: past them too. */
+			__u32 name = t->name_off - str_start;
 
 			if (pv & REC_PICK) {
 				*picked++ = id;
 				continue;
 			}
+			max_type = t->type > max_type ? t->type : max_type;
+			linkage |= info;
+			if (filter && name <= key_room) {
+				__u64 key;
+
+				memcpy(&key, strs + name, sizeof(key));
+				if (!filter[mkf_func_key(key)])
+					continue;
+			}
+			if (fn == fn_end) {
+				size_t used = (size_t)(fn - fn0);
+				struct mkf_func_ref *more;
+
+				fn_cap *= 2;
+				more = realloc(fn0, fn_cap * sizeof(*fn0));
+				if (!more)
+					return -ENOMEM;
+				v->funcs = fn0 = more;
+				fn = fn0 + used;
+				fn_end = fn0 + fn_cap;
+			}
 			fn->name_off = t->name_off;
 			fn->id = id;
 			fn++;
-			/* Below its own strings wraps around: past them too. */
-			max_name = t->name_off - str_start > max_name ? t->name_off - str_start
-								      : max_name;
-			max_type = t->type > max_type ? t->type : max_type;
-			linkage |= info;
+			max_name = name > max_name ? name : max_name;
 		}
 	}
 	/* A record past the end, or of a kind libbpf does not know. */
 	if (off > len)
 		return -EINVAL;
+	/*
+	 * A FUNC left out must be one the index would take as it is: with
+	 * a linkage or a prototype id out of range somewhere, list them all
+	 * and let the index check each (broken BTF: the rare case).
+	 */
+	if (filter && ((linkage & 0xfffe) ||
+		       (__u64)v->start_id + n <= max_type)) {
+		table_free(v->offs, v->offs_len);
+		table_free(v->picks, v->table_len);
+		free(v->funcs);
+		v->offs = NULL;
+		v->funcs = NULL;
+		v->picks = NULL;
+		return index_types(v, NULL);
+	}
+	v->funcs_filtered = filter != NULL;
 	v->func_cnt = (size_t)(fn - fn0);
 	/*
 	 * Every name in its own strings, every linkage static or global
@@ -266,19 +353,22 @@ static int index_types(struct mkf_btf_view *v)
 	v->func_max_type = max_type;
 	v->func_max_name = max_name;
 	v->pick_cnt = (size_t)(picked - picked0);
-	if ((__u64)v->start_id + (__u64)(offs - offs0) > 0xffffffffull)
+	if ((__u64)v->start_id + n > 0xffffffffull)
 		return -EINVAL;
-	v->end_id = v->start_id + (__u32)(offs - offs0);
+	v->end_id = v->start_id + (__u32)n;
 	return 0;
 }
 
 /* The bytes in v checked and indexed; on failure v is closed. */
-static int index_view(struct mkf_btf_view *v)
+static int index_view(struct mkf_btf_view *v, const unsigned char *filter)
 {
 	int err = check_layout(v);
 
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	filter = NULL;	/* keys are little-endian words */
+#endif
 	if (!err)
-		err = index_types(v);
+		err = index_types(v, filter);
 	if (err)
 		mkf_btf_view_close(v);
 	return err;
@@ -286,6 +376,12 @@ static int index_view(struct mkf_btf_view *v)
 
 int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 		      const struct mkf_btf_view *base)
+{
+	return mkf_btf_view_open_filtered(v, path, base, NULL);
+}
+
+int mkf_btf_view_open_filtered(struct mkf_btf_view *v, const char *path,
+			       const struct mkf_btf_view *base, const unsigned char *filter)
 {
 	int err;
 
@@ -301,7 +397,7 @@ int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 		mkf_btf_view_close(v);
 		return err;
 	}
-	return index_view(v);
+	return index_view(v, filter);
 }
 
 int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
@@ -314,7 +410,7 @@ int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
 	v->mem = (void *)mem;
 	v->mem_len = len;
 	v->borrowed = true;
-	return index_view(v);
+	return index_view(v, NULL);
 }
 
 void mkf_btf_view_close(struct mkf_btf_view *v)
@@ -325,20 +421,59 @@ void mkf_btf_view_close(struct mkf_btf_view *v)
 		munmap(v->mem, v->mem_len);
 	else if (!v->borrowed)
 		free(v->mem);
-	free(v->offs);
+	table_free(v->offs, v->offs_len);
+	table_free(v->picks, v->table_len);
 	free(v->funcs);
-	free(v->picks);
 	free(v->path);
 	memset(v, 0, sizeof(*v));
 }
 
+int mkf_btf_view_funcs(const struct mkf_btf_view *v, struct mkf_func_ref **out, size_t *cnt)
+{
+	struct mkf_func_ref *r = NULL;
+	size_t n = 0, cap = 0;
+	const char *p = v->types;
+	__u32 id;
+
+	for (id = v->start_id; id < v->end_id; id++) {
+		const struct btf_type *t = (const void *)p;
+
+		p += record_len(t);
+		if (btf_kind(t) != BTF_KIND_FUNC)
+			continue;
+		if (n == cap) {
+			struct mkf_func_ref *tmp;
+
+			cap = cap ? 2 * cap : 1024;
+			tmp = realloc(r, cap * sizeof(*r));
+			if (!tmp) {
+				free(r);
+				return -ENOMEM;
+			}
+			r = tmp;
+		}
+		r[n].name_off = t->name_off;
+		r[n].id = id;
+		n++;
+	}
+	*out = r;
+	*cnt = n;
+	return 0;
+}
+
 const struct btf_type *mkf_btf_view_type(const struct mkf_btf_view *v, __u32 id)
 {
+	const char *p;
+
 	while (v && id < v->start_id)
 		v = v->base;
 	if (!v || !id || id >= v->end_id)
 		return NULL;
-	return (const void *)(v->types + v->offs[id - v->start_id]);
+	id -= v->start_id;
+	p = v->types + v->offs[id / VIEW_STRIDE];
+	for (id %= VIEW_STRIDE; id; id--)
+		p += record_len((const void *)p);
+	return (const void *)p;
 }
 
 const char *mkf_btf_view_str(const struct mkf_btf_view *v, __u32 off)

@@ -30,6 +30,22 @@ struct mkf_func_ref {
 	__u32 id;
 };
 
+/*
+ * A filter of FUNC names (mkf_btf_view_open_filtered()): a byte per
+ * key, MKF_FUNC_KEYS keys, a name's key made of its first eight bytes
+ * (read as one little-endian word: the filter is for little-endian
+ * hosts). Names that share their first eight bytes share a key.
+ */
+#define MKF_FUNC_KEYS (1u << 16)
+
+static inline __u32 mkf_func_key(__u64 first8)
+{
+	return (__u32)((first8 * 0x9e3779b97f4a7c15ull) >> 48);
+}
+
+/* Records per noted offset (struct mkf_btf_view's offs). */
+#define VIEW_STRIDE 16
+
 struct mkf_btf_view {
 	char *path;		/* the file */
 	void *mem;		/* the file: mapped, or read into malloc'd memory */
@@ -43,9 +59,25 @@ struct mkf_btf_view {
 	__u32 str_start;	/* offset of strs[0]: the base's str_len for split BTF */
 	__u32 start_id;		/* its first type id: 1, or the base's type count */
 	__u32 end_id;		/* one past its last type id */
-	__u32 *offs;		/* offs[id - start_id]: where type id starts in types */
+	/*
+	 * Where every VIEW_STRIDE-th record starts in types (id start_id,
+	 * start_id + VIEW_STRIDE, ...): the others are found from there.
+	 * A table of every record's would be half a megabyte of fresh
+	 * pages to fill at each open, for the few dozen the resolver reads.
+	 */
+	__u32 *offs;
+	size_t offs_len;	/* bytes mapped for it */
+	size_t table_len;	/* bytes mapped for picks */
 	struct mkf_func_ref *funcs;	/* its FUNCs, ids ascending */
 	size_t func_cnt;
+	/*
+	 * funcs holds only the FUNCs a filter did not rule out: every one
+	 * whose name has eight bytes in its own strings and a key the
+	 * filter has, and every one whose name has not (the walk checked
+	 * the others as it checks every FUNC). mkf_btf_view_funcs() lists
+	 * them all.
+	 */
+	bool funcs_filtered;
 	/*
 	 * Whether every FUNC is named in its own strings and not extern,
 	 * and the highest type id a FUNC refers to: the walk notes what
@@ -69,6 +101,14 @@ struct mkf_btf_view {
 int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 		      const struct mkf_btf_view *base);
 /*
+ * The same, listing in funcs only the FUNCs whose names FILTER (a
+ * MKF_FUNC_KEYS-byte table, read during the call only) does not rule
+ * out: an object's open asks for a few names, and most of a kernel's
+ * tens of thousands of FUNCs then need no entry. FILTER NULL: all.
+ */
+int mkf_btf_view_open_filtered(struct mkf_btf_view *v, const char *path,
+			       const struct mkf_btf_view *base, const unsigned char *filter);
+/*
  * The same over LEN bytes at MEM that the caller keeps (libbpf's raw
  * data of a BTF it parsed): the view lists the records, the index
  * reads them in one walk instead of a call per type.
@@ -76,6 +116,13 @@ int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
 int mkf_btf_view_open_mem(struct mkf_btf_view *v, const void *mem, size_t len,
 			  const struct mkf_btf_view *base);
 void mkf_btf_view_close(struct mkf_btf_view *v);
+
+/*
+ * Every FUNC of the view (not its base's), ids ascending, in *out
+ * (malloc'd; NULL when there is none) and *cnt: for a view whose walk
+ * was filtered. 0 or -ENOMEM.
+ */
+int mkf_btf_view_funcs(const struct mkf_btf_view *v, struct mkf_func_ref **out, size_t *cnt);
 
 /* Type ID (the base's for ids below start_id), NULL for 0 and past the end. */
 const struct btf_type *mkf_btf_view_type(const struct mkf_btf_view *v, __u32 id);

@@ -21,6 +21,7 @@
 #include "libbpf_model.h"
 #include "log.h"
 #include "plan.h"
+#include "resolve.h"
 #include "object.h"
 #include "object_api.h"
 #include "magic_kfunc.h"
@@ -103,17 +104,29 @@ static int check_one_kernel(const struct mkf_open_opts *mo, const struct bpf_obj
 	return -EINVAL;
 }
 
-/* The target kernel: given, or loaded from ko. */
+/*
+ * The target kernel: given, or loaded from ko for the names obj's
+ * externs will look up (of most FUNCs, the load then notes nothing).
+ */
 static const struct mkf_kernel *get_kernel(const struct mkf_open_opts *mo,
 					   const struct mkf_kernel_opts *ko,
+					   const struct mkf_obj *obj,
 					   struct mkf_kernel **owned)
 {
 	const struct mkf_kernel *k = OPTS_GET(mo, kernel, NULL);
+	struct mkf_resolve_names rn;
+	int err;
 
 	*owned = NULL;
 	if (k)
 		return k;
-	*owned = mkf_kernel__load(ko->vmlinux_path ? ko : NULL);
+	err = mkf_resolve_names(&rn, obj->externs, obj->extern_cnt, mkf_libbpf_model_linked());
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	*owned = mkf_kernel_load_for(ko->vmlinux_path ? ko : NULL, rn.names, rn.cnt);
+	mkf_resolve_names_free(&rn);
 	return *owned;
 }
 
@@ -214,15 +227,15 @@ static int prepare(const void *obj_buf, size_t obj_buf_sz, const char *name,
 		mkf_cache_release(&ce);
 		return 0;
 	}
-	k = get_kernel(mo, &ko, &owned);
-	if (!k) {
-		err = -errno;
-		goto out;
-	}
 	err = read_object(&obj, obj_buf, obj_buf_sz, name, cached ? &ce : NULL);
 	parsed = true;
 	if (err)
 		goto out;
+	k = get_kernel(mo, &ko, &obj, &owned);
+	if (!k) {
+		err = -errno;
+		goto out;
+	}
 	/* Reasons in words only for the log: nobody else sees this plan. */
 	plan = mkf_plan_compute_obj(&obj, name, k, &popts, mkf_libbpf_model_linked(), false);
 	if (!plan) {

@@ -235,28 +235,52 @@ static int base_names(const struct mkf_extern *ext, char **names, const char **b
 	return 0;
 }
 
+int mkf_resolve_names(struct mkf_resolve_names *rn, const struct mkf_extern *exts, size_t cnt,
+		      const struct mkf_libbpf_model *lbm)
+{
+	size_t i;
+	int err;
+
+	rn->cnt = 3 * cnt;
+	rn->names = calloc(3 * cnt + 1, sizeof(*rn->names));
+	rn->owned = calloc(2 * cnt + 1, sizeof(*rn->owned));
+	err = rn->names && rn->owned ? 0 : -ENOMEM;
+	/* The names mkf_resolve() asks for: libbpf's view of N, B, B_impl. */
+	for (i = 0; i < cnt && !err; i++) {
+		err = base_names(&exts[i], &rn->owned[2 * i], &rn->names[3 * i + 1],
+				 &rn->names[3 * i + 2]);
+		rn->owned[2 * i + 1] = strndup(exts[i].name,
+					       mkf_libbpf_lookup_len(lbm, exts[i].name));
+		if (!err && !rn->owned[2 * i + 1])
+			err = -ENOMEM;
+		rn->names[3 * i] = rn->owned[2 * i + 1];
+	}
+	if (err)
+		mkf_resolve_names_free(rn);
+	return err;
+}
+
+void mkf_resolve_names_free(struct mkf_resolve_names *rn)
+{
+	size_t i;
+
+	for (i = 0; rn->owned && i < rn->cnt / 3 * 2; i++)
+		free(rn->owned[i]);
+	free(rn->owned);
+	free(rn->names);
+	memset(rn, 0, sizeof(*rn));
+}
+
 int mkf_resolve_prefetch(const struct mkf_kernel *kernel, const struct mkf_extern *exts,
 			 size_t cnt, const struct mkf_libbpf_model *lbm)
 {
-	const char **names = calloc(3 * cnt + 1, sizeof(*names));
-	char **owned = calloc(2 * cnt + 1, sizeof(*owned));
-	size_t i;
-	int err = names && owned ? 0 : -ENOMEM;
+	struct mkf_resolve_names rn;
+	int err = mkf_resolve_names(&rn, exts, cnt, lbm);
 
-	/* The names mkf_resolve() asks for: libbpf's view of N, B, B_impl. */
-	for (i = 0; i < cnt && !err; i++) {
-		err = base_names(&exts[i], &owned[2 * i], &names[3 * i + 1], &names[3 * i + 2]);
-		owned[2 * i + 1] = strndup(exts[i].name, mkf_libbpf_lookup_len(lbm, exts[i].name));
-		if (!err && !owned[2 * i + 1])
-			err = -ENOMEM;
-		names[3 * i] = owned[2 * i + 1];
-	}
-	if (!err)
-		err = mkf_kernel_prefetch(kernel, names, 3 * cnt);
-	for (i = 0; owned && i < 2 * cnt; i++)
-		free(owned[i]);
-	free(owned);
-	free(names);
+	if (err)
+		return err;
+	err = mkf_kernel_prefetch(kernel, rn.names, rn.cnt);
+	mkf_resolve_names_free(&rn);
 	return err;
 }
 

@@ -91,6 +91,20 @@ int mkf_resolve(const struct mkf_kernel *kernel, const struct btf *local_btf,
 void mkf_resolution_free(struct mkf_resolution *res);
 
 /*
+ * Every name mkf_resolve() will ask the kernel for these externs (three
+ * each, in names[0, cnt)): 0, or -ENOMEM and nothing to free.
+ */
+struct mkf_resolve_names {
+	const char **names;
+	size_t cnt;
+	char **owned;
+};
+
+int mkf_resolve_names(struct mkf_resolve_names *rn, const struct mkf_extern *exts, size_t cnt,
+		      const struct mkf_libbpf_model *lbm);
+void mkf_resolve_names_free(struct mkf_resolve_names *rn);
+
+/*
  * Look up, in one scan of the kernel, every name mkf_resolve() will ask
  * for these externs. Only a matter of speed: 0 or -ENOMEM.
  */

@@ -13,6 +13,9 @@
  *   kernel's ids and BTF;
  * - the same through mkf_kernel__new() on libbpf's parse of the file,
  *   which the index describes through a view of libbpf's data;
+ * - the load of an object's open (mkf_kernel_load_for(), a view that
+ *   lists only the FUNCs of the names asked for): those names, then
+ *   every other, and the kfuncs enumerated;
  * - the same for the modules built with a catalogue kernel (the
  *   patched build's test module), as raw split BTF on top of it;
  * - the plan of every object of tests/bpf on every fixture kernel
@@ -28,6 +31,7 @@
 
 #include "fixtures.h"
 #include "kernel_index.h"
+#include "kernel_load.h"
 #include "kfunc_rules.h"
 #include "kernel_view.h"
 #include "magic_kfunc_introspect.h"
@@ -196,6 +200,105 @@ static char **names_of(const struct btf *btf, __u32 start, size_t *cnt)
 	return v;
 }
 
+/* The kfuncs as a string: shape, names, provided count of each. */
+static void kfuncs_text(const struct mkf_kernel *k, struct mkf_sb *sb)
+{
+	size_t i, n = mkf_kernel__kfunc_cnt(k);
+
+	for (i = 0; i < n; i++) {
+		const struct mkf_kfunc *kf = mkf_kernel__kfunc(k, i);
+		const struct mkf_func *impl = mkf_kfunc__impl(kf);
+
+		mkf_sb_printf(sb, "%d %s %s %d;", mkf_kfunc__shape(kf),
+			      mkf_func__name(mkf_kfunc__func(kf)), impl ? mkf_func__name(impl) : "-",
+			      mkf_kfunc__provided_cnt(kf));
+	}
+}
+
+/*
+ * The load of an object's open (mkf_kernel_load_for()): its views list
+ * only the FUNCs the names asked for may be. Those names get the full
+ * parse's answers without any other FUNC listed; any other name lists
+ * them all first and gets the same answers; enumerating the kfuncs
+ * after a FUNC was made under the filter finds every one.
+ */
+static void test_filtered(const char *id, const char *path, const struct mkf_kernel *full,
+			  char **names, size_t cnt)
+{
+	LIBBPF_OPTS(mkf_kernel_opts, o, .vmlinux_path = path);
+	const char **some = calloc(cnt + 1, sizeof(*some));
+	struct mkf_kernel *k = NULL, *k2 = NULL;
+	struct mkf_sb a = {}, b = {}, first = {}, ka = {}, kb = {};
+	size_t n = 0, i, same = 0, same_all = 0;
+	char name[256];
+	bool still;
+
+	for (i = 0; some && i < cnt; i++)
+		if (!strncmp(names[i], "bpf_", 4) && strlen(names[i]) >= 8)
+			some[n++] = names[i];
+	k = some ? mkf_kernel_load_for(&o, some, n) : NULL;
+	snprintf(name, sizeof(name), "%.100s: a load for %zu names lists fewer FUNCs (%zu of %zu)",
+		 id, n, k ? k->ref_cnt : 0, full->ref_cnt);
+	if (!t_check(name, n && k && k->parts[0].filtered && k->ref_cnt < full->ref_cnt,
+		     "kernel %p: %s", (void *)k, strerror(errno)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		mkf_sb_free(&a);
+		memset(&a, 0, sizeof(a));
+		mkf_sb_free(&b);
+		memset(&b, 0, sizeof(b));
+		answer(full, some[i], &a);
+		answer(k, some[i], &b);
+		if (!strcmp(a.buf, b.buf))
+			same++;
+		else if (!first.buf)
+			mkf_sb_printf(&first, "full: %s\n      filtered: %s", a.buf, b.buf);
+	}
+	still = k->parts[0].filtered;
+	snprintf(name, sizeof(name), "%.100s: those names answered alike, no other FUNC listed",
+		 id);
+	t_check(name, same == n && still, "%zu differ, still filtered %d; first:\n      %s",
+		n - same, still, first.buf ? first.buf : "-");
+	/* In one scan, as for the names of the first loop. */
+	if (mkf_kernel_prefetch(k, (const char *const *)names, cnt))
+		cnt = 0;
+	for (i = 0; i < cnt; i++) {
+		mkf_sb_free(&a);
+		memset(&a, 0, sizeof(a));
+		mkf_sb_free(&b);
+		memset(&b, 0, sizeof(b));
+		answer(full, names[i], &a);
+		answer(k, names[i], &b);
+		if (!strcmp(a.buf, b.buf))
+			same_all++;
+		else if (!first.buf)
+			mkf_sb_printf(&first, "full: %s\n      filtered: %s", a.buf, b.buf);
+	}
+	snprintf(name, sizeof(name), "%.100s: every other name too, after listing every FUNC", id);
+	t_check(name, cnt && same_all == cnt && !k->parts[0].filtered && k->ref_cnt == full->ref_cnt,
+		"%zu differ, %zu of %zu FUNCs listed; first:\n      %s", cnt - same_all,
+		k->ref_cnt, full->ref_cnt, first.buf ? first.buf : "-");
+	k2 = mkf_kernel_load_for(&o, some, n);
+	if (k2)
+		mkf_kernel_find(k2, some[0]);
+	if (k2)
+		kfuncs_text(k2, &kb);
+	kfuncs_text(full, &ka);
+	snprintf(name, sizeof(name), "%.100s: the same kfuncs enumerated after a filtered lookup",
+		 id);
+	t_check(name, k2 && !strcmp(ka.buf ? ka.buf : "", kb.buf ? kb.buf : ""), "%zu vs %zu kfuncs",
+		mkf_kernel__kfunc_cnt(full), k2 ? mkf_kernel__kfunc_cnt(k2) : 0);
+out:
+	free(some);
+	mkf_sb_free(&a);
+	mkf_sb_free(&b);
+	mkf_sb_free(&ka);
+	mkf_sb_free(&kb);
+	mkf_sb_free(&first);
+	mkf_kernel__free(k);
+	mkf_kernel__free(k2);
+}
+
 static void cache_dir(char *buf, size_t sz)
 {
 	const char *cache = getenv("MAGIC_KFUNC_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
@@ -270,6 +373,21 @@ static void test_catalogue_kernel(const char *id, const char *path)
 	t_check(name, !bad_acc && mkf_kernel__has_kfunc_tags(full) ==
 				    mkf_kernel__has_kfunc_tags(view),
 		"%zu accessors disagree", bad_acc);
+	if (parsed && view->parts[0].view) {
+		const struct mkf_btf_view *v = view->parts[0].view;
+		__u32 t, n = btf__type_cnt(parsed), bad = 0;
+
+		/* Each id found from the offsets the walk noted (every VIEW_STRIDE-th). */
+		for (t = 1; t < n; t++)
+			if (memcmp(mkf_btf_view_type(v, t), btf__type_by_id(parsed, t),
+				   sizeof(struct btf_type)))
+				bad++;
+		snprintf(name, sizeof(name), "%.100s: every type id (%u) read where libbpf reads it",
+			 id, n - 1);
+		t_check(name, !bad && v->end_id == n && !mkf_btf_view_type(v, n),
+			"%u differ, view ends at %u", bad, v->end_id);
+	}
+	test_filtered(id, path, view, names, cnt);
 out:
 	for (i = 0; i < cnt; i++)
 		free(names[i]);
@@ -503,6 +621,72 @@ static void test_fixture_plans(const char *tmpdir)
 	free(ents);
 }
 
+/*
+ * A filtered load refuses what the full one refuses, also when the
+ * broken FUNC is one the filter leaves out: an extern FUNC, a FUNC
+ * whose prototype id is past the last type. The control (the same BTF
+ * made right) loads both ways, the filter leaving the other FUNC out.
+ */
+static void test_filtered_broken(const char *tmpdir)
+{
+	static const struct {
+		const char *what;
+		int linkage;
+		bool bad_type;
+	} cases[] = {
+		{ "well-formed BTF (the control)", BTF_FUNC_GLOBAL, false },
+		{ "an extern FUNC", BTF_FUNC_EXTERN, false },
+		{ "a FUNC whose prototype id is past the last type", BTF_FUNC_GLOBAL, true },
+	};
+	const char *want[] = { "wanted_function_a" };
+	char path[4200], name[256];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/broken.btf", tmpdir);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		LIBBPF_OPTS(mkf_kernel_opts, o, .vmlinux_path = path);
+		struct btf *b = btf__new_empty();
+		int i32 = b ? btf__add_int(b, "int", 4, BTF_INT_SIGNED) : -1;
+		int proto = i32 > 0 ? btf__add_func_proto(b, i32) : -1;
+		int bad = proto > 0 && btf__add_func(b, want[0], BTF_FUNC_GLOBAL, proto) > 0 ?
+			  btf__add_func(b, "other_function_b", cases[i].linkage, proto) : -1;
+		__u32 sz = 0;
+		const void *raw = bad > 0 ? btf__raw_data(b, &sz) : NULL;
+		struct mkf_kernel *full = NULL, *filt = NULL;
+		int err_full = 0, err_filt = 0;
+		FILE *f = raw ? fopen(path, "w") : NULL;
+
+		if (f) {
+			const struct btf_header *h = raw;
+			char *copy = malloc(sz);
+
+			memcpy(copy, raw, sz);
+			/* The last record, the FUNC: its type word. */
+			if (cases[i].bad_type)
+				memcpy(copy + h->hdr_len + h->type_off + h->type_len - 4,
+				       &(__u32){ 1000 }, 4);
+			fwrite(copy, 1, sz, f);
+			free(copy);
+			fclose(f);
+			full = mkf_kernel__load(&o);
+			err_full = full ? 0 : errno;
+			filt = mkf_kernel_load_for(&o, want, 1);
+			err_filt = filt ? 0 : errno;
+		}
+		snprintf(name, sizeof(name), "a filtered load of %s: as the full one (%s)",
+			 cases[i].what, i ? "refused" : "loaded, the other FUNC left out");
+		t_check(name, f && err_full == err_filt &&
+			      (i ? !full && err_full == EINVAL
+				 : full && filt && full->ref_cnt == 2 && filt->ref_cnt == 1 &&
+				   filt->parts[0].filtered),
+			"full: %s, filtered: %s", strerror(err_full), strerror(err_filt));
+		mkf_kernel__free(full);
+		mkf_kernel__free(filt);
+		btf__free(b);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	char tmpdir[] = "/tmp/mkf-kernel-view-XXXXXX";
@@ -513,6 +697,7 @@ int main(void)
 		return t_done();
 	}
 	test_fixture_plans(tmpdir);
+	test_filtered_broken(tmpdir);
 	test_catalogue(tmpdir);
 	rmdir(tmpdir);
 	return t_done();
