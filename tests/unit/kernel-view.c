@@ -215,6 +215,27 @@ static void kfuncs_text(const struct mkf_kernel *k, struct mkf_sb *sb)
 	}
 }
 
+/* How many of NAMES FULL and FILT answer alike; the first that differs in *first. */
+static size_t same_answers(const struct mkf_kernel *full, const struct mkf_kernel *filt,
+			   const char *const *names, size_t cnt, struct mkf_sb *first)
+{
+	size_t i, same = 0;
+
+	for (i = 0; i < cnt; i++) {
+		struct mkf_sb a = {}, b = {};
+
+		answer(full, names[i], &a);
+		answer(filt, names[i], &b);
+		if (!strcmp(a.buf, b.buf))
+			same++;
+		else if (!first->buf)
+			mkf_sb_printf(first, "full: %s\n      filtered: %s", a.buf, b.buf);
+		mkf_sb_free(&a);
+		mkf_sb_free(&b);
+	}
+	return same;
+}
+
 /*
  * The load of an object's open (mkf_kernel_load_for()): its views list
  * only the FUNCs the names asked for may be. Those names get the full
@@ -228,8 +249,8 @@ static void test_filtered(const char *id, const char *path, const struct mkf_ker
 	LIBBPF_OPTS(mkf_kernel_opts, o, .vmlinux_path = path);
 	const char **some = calloc(cnt + 1, sizeof(*some));
 	struct mkf_kernel *k = NULL, *k2 = NULL;
-	struct mkf_sb a = {}, b = {}, first = {}, ka = {}, kb = {};
-	size_t n = 0, i, same = 0, same_all = 0;
+	struct mkf_sb first = {}, ka = {}, kb = {};
+	size_t n = 0, i, same, same_all;
 	char name[256];
 	bool still;
 
@@ -242,18 +263,7 @@ static void test_filtered(const char *id, const char *path, const struct mkf_ker
 	if (!t_check(name, n && k && k->parts[0].filtered && k->ref_cnt < full->ref_cnt,
 		     "kernel %p: %s", (void *)k, strerror(errno)))
 		goto out;
-	for (i = 0; i < n; i++) {
-		mkf_sb_free(&a);
-		memset(&a, 0, sizeof(a));
-		mkf_sb_free(&b);
-		memset(&b, 0, sizeof(b));
-		answer(full, some[i], &a);
-		answer(k, some[i], &b);
-		if (!strcmp(a.buf, b.buf))
-			same++;
-		else if (!first.buf)
-			mkf_sb_printf(&first, "full: %s\n      filtered: %s", a.buf, b.buf);
-	}
+	same = same_answers(full, k, some, n, &first);
 	still = k->parts[0].filtered;
 	snprintf(name, sizeof(name), "%.100s: those names answered alike, no other FUNC listed",
 		 id);
@@ -262,18 +272,7 @@ static void test_filtered(const char *id, const char *path, const struct mkf_ker
 	/* In one scan, as for the names of the first loop. */
 	if (mkf_kernel_prefetch(k, (const char *const *)names, cnt))
 		cnt = 0;
-	for (i = 0; i < cnt; i++) {
-		mkf_sb_free(&a);
-		memset(&a, 0, sizeof(a));
-		mkf_sb_free(&b);
-		memset(&b, 0, sizeof(b));
-		answer(full, names[i], &a);
-		answer(k, names[i], &b);
-		if (!strcmp(a.buf, b.buf))
-			same_all++;
-		else if (!first.buf)
-			mkf_sb_printf(&first, "full: %s\n      filtered: %s", a.buf, b.buf);
-	}
+	same_all = same_answers(full, k, (const char *const *)names, cnt, &first);
 	snprintf(name, sizeof(name), "%.100s: every other name too, after listing every FUNC", id);
 	t_check(name, cnt && same_all == cnt && !k->parts[0].filtered && k->ref_cnt == full->ref_cnt,
 		"%zu differ, %zu of %zu FUNCs listed; first:\n      %s", cnt - same_all,
@@ -290,8 +289,6 @@ static void test_filtered(const char *id, const char *path, const struct mkf_ker
 		mkf_kernel__kfunc_cnt(full), k2 ? mkf_kernel__kfunc_cnt(k2) : 0);
 out:
 	free(some);
-	mkf_sb_free(&a);
-	mkf_sb_free(&b);
 	mkf_sb_free(&ka);
 	mkf_sb_free(&kb);
 	mkf_sb_free(&first);
