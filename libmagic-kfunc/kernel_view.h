@@ -4,7 +4,7 @@
  * BTF): the file mapped (or read, where it cannot be mapped), its header
  * and string section checked as libbpf checks them, one pass over the
  * type records that checks each record's kind and extent and notes
- * where it starts. Nothing is decoded until asked for: a kernel has
+ * where every 16th starts. Nothing is decoded until asked for: a kernel has
  * over a hundred thousand types and the resolver reads a few dozen.
  *
  * mkf_btf_view_extract() gives the resolver what it reads of one FUNC
