@@ -688,15 +688,11 @@ static int complete_refs(struct mkf_kernel *k)
 	return 0;
 }
 
-/* A name whose FUNCs the filtered parts' refs hold. */
+/* A name whose FUNCs the filtered parts' refs hold (as mkf_func_filter_new() keys). */
 static bool covered(const struct mkf_kernel *k, const char *name)
 {
-	__u64 key;
-
-	if (strnlen(name, sizeof(key)) < sizeof(key))
-		return false;
-	memcpy(&key, name, sizeof(key));
-	return k->func_filter[mkf_func_key(key)];
+	return strnlen(name, sizeof(__u64)) == sizeof(__u64) &&
+	       k->func_filter[prefix_key(name, 0)];
 }
 
 /* Entries not yet searched in every part, with no FUNC found. */
@@ -1123,11 +1119,6 @@ struct mkf_kernel *mkf_kernel_new(const struct btf *vmlinux, bool owned, bool ch
 		return NULL;
 	}
 	return k;
-}
-
-struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux)
-{
-	return mkf_kernel_new_view_filtered(vmlinux, NULL);
 }
 
 struct mkf_kernel *mkf_kernel_new_view_filtered(struct mkf_btf_view *vmlinux,

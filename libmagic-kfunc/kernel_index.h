@@ -218,15 +218,14 @@ int mkf_kernel_add_module(struct mkf_kernel *k, const char *name, const struct b
 /*
  * The same for BTF read through views (kernel_view.h), which the kernel
  * then owns, also when these fail. A module's view has vmlinux's as base.
- */
-struct mkf_kernel *mkf_kernel_new_view(struct mkf_btf_view *vmlinux);
-/*
- * The same for a view walked with FILTER (mkf_func_filter_new()), which
- * the kernel then owns, also on failure; its modules' views are to be
- * walked with k->func_filter.
+ * FILTER (mkf_func_filter_new(), or NULL), which vmlinux's view was
+ * walked with, is the kernel's too, also on failure; its modules' views
+ * are to be walked with k->func_filter.
  */
 struct mkf_kernel *mkf_kernel_new_view_filtered(struct mkf_btf_view *vmlinux,
 						unsigned char *filter);
+int mkf_kernel_add_module_view(struct mkf_kernel *k, const char *name,
+			       struct mkf_btf_view *view);
 /*
  * A filter (kernel_view.h) letting through the FUNCs named NAMES (and
  * any whose first eight bytes are one of theirs): what an object's open
@@ -234,8 +233,6 @@ struct mkf_kernel *mkf_kernel_new_view_filtered(struct mkf_btf_view *vmlinux,
  * (a name shorter than eight bytes, a big-endian host), ENOMEM.
  */
 unsigned char *mkf_func_filter_new(const char *const *names, size_t cnt);
-int mkf_kernel_add_module_view(struct mkf_kernel *k, const char *name,
-			       struct mkf_btf_view *view);
 /*
  * The whole libbpf BTF of part idx, parsed from its view the first time
  * (then owned by the kernel). NULL with errno when libbpf refuses it.

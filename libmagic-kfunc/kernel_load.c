@@ -402,12 +402,9 @@ static struct mkf_kernel *load(const struct mkf_kernel_opts *opts, unsigned char
 		mkf_kernel__free(k);
 		return mkf_err_ptr(err);
 	}
-	if (k->func_filter)
-		pr_debug("kernel BTF %s: %zu functions of the names asked for, %zu modules, "
-			 "%zu kfunc tags\n", vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
-	else
-		pr_debug("kernel BTF %s: %zu functions, %zu modules, %zu kfunc tags\n",
-			 vmlinux_path, k->ref_cnt, k->module_cnt, k->tag_cnt);
+	pr_debug("kernel BTF %s: %zu functions%s, %zu modules, %zu kfunc tags\n", vmlinux_path,
+		 k->ref_cnt, k->func_filter ? " of the names asked for" : "", k->module_cnt,
+		 k->tag_cnt);
 	return k;
 }
 

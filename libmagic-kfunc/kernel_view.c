@@ -374,12 +374,6 @@ static int index_view(struct mkf_btf_view *v, const unsigned char *filter)
 	return err;
 }
 
-int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
-		      const struct mkf_btf_view *base)
-{
-	return mkf_btf_view_open_filtered(v, path, base, NULL);
-}
-
 int mkf_btf_view_open_filtered(struct mkf_btf_view *v, const char *path,
 			       const struct mkf_btf_view *base, const unsigned char *filter)
 {

@@ -97,14 +97,11 @@ struct mkf_btf_view {
  * byte order (an ELF file, say: libbpf reads those), -EINVAL for BTF
  * that libbpf's parse would refuse too, the open(2)/read(2) errno. Says
  * nothing: the caller decides what to tell (and may ask libbpf).
- */
-int mkf_btf_view_open(struct mkf_btf_view *v, const char *path,
-		      const struct mkf_btf_view *base);
-/*
- * The same, listing in funcs only the FUNCs whose names FILTER (a
- * MKF_FUNC_KEYS-byte table, read during the call only) does not rule
- * out: an object's open asks for a few names, and most of a kernel's
- * tens of thousands of FUNCs then need no entry. FILTER NULL: all.
+ *
+ * funcs lists only the FUNCs whose names FILTER (a MKF_FUNC_KEYS-byte
+ * table, read during the call only) does not rule out: an object's open
+ * asks for a few names, and most of a kernel's tens of thousands of
+ * FUNCs then need no entry. FILTER NULL: all.
  */
 int mkf_btf_view_open_filtered(struct mkf_btf_view *v, const char *path,
 			       const struct mkf_btf_view *base, const unsigned char *filter);
